@@ -1,0 +1,16 @@
+#pragma once
+// Subcommands of the dynid tool. Each file registers one subcommand on the CLI11 app and runs it;
+// the tool stays thin: parse, call the library, print.
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace dynid::cli {
+
+/// The action of the chosen subcommand; set by the register_* callbacks, run by main after parsing.
+using Action = std::function<int()>;
+
+void register_info(CLI::App& app, Action& action);
+void register_compute(CLI::App& app, Action& action);
+
+}  // namespace dynid::cli

@@ -1,0 +1,135 @@
+// dynid-bench: timings of the hot-path algorithms on one robot.
+//   dynid-bench [--model URDF|STEM] [--benchmark_filter=...] [--benchmark_repetitions=N] ...
+// States are drawn once (seeded) and cycled so that the loop sees varied configurations.
+
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "dynid/dynamics/centroidal.hpp"
+#include "dynid/dynamics/crba.hpp"
+#include "dynid/dynamics/regressor.hpp"
+#include "dynid/dynamics/rnea.hpp"
+#include "dynid/model/robot.hpp"
+
+namespace {
+
+struct Fixture {
+  dynid::Model model;
+  std::vector<dynid::VectorX> q, v, a;
+};
+
+Fixture& fixture() {
+  static Fixture f;
+  return f;
+}
+
+void draw_states(Fixture& f, int count) {
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int k = 0; k < count; ++k) {
+    dynid::VectorX q = f.model.neutral_configuration();
+    for (std::size_t i = 1; i < f.model.bodies.size(); ++i) {
+      const dynid::Body& b = f.model.bodies[i];
+      if (b.joint_type == dynid::JointType::FreeFlyer) {
+        q.segment<3>(b.idx_q) << u(rng), u(rng), u(rng);
+        Eigen::Vector4d quat(u(rng), u(rng), u(rng), u(rng));
+        q.segment<4>(b.idx_q + 3) = quat.normalized();
+      } else {
+        q[b.idx_q] = std::isfinite(b.limits.lower)
+                         ? b.limits.lower + (0.5 + 0.5 * u(rng)) * (b.limits.upper - b.limits.lower)
+                         : 3.0 * u(rng);
+      }
+    }
+    dynid::VectorX v(f.model.nv), a(f.model.nv);
+    for (int i = 0; i < f.model.nv; ++i) {
+      v[i] = u(rng);
+      a[i] = u(rng);
+    }
+    f.q.push_back(q);
+    f.v.push_back(v);
+    f.a.push_back(a);
+  }
+}
+
+void BM_RNEA(benchmark::State& state) {
+  const Fixture& f = fixture();
+  dynid::Data data(f.model);
+  std::size_t k = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(dynid::rnea(f.model, data, f.q[k], f.v[k], f.a[k]).data());
+    k = (k + 1) % f.q.size();
+  }
+}
+BENCHMARK(BM_RNEA);
+
+void BM_CRBA(benchmark::State& state) {
+  const Fixture& f = fixture();
+  dynid::Data data(f.model);
+  std::size_t k = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(dynid::crba(f.model, data, f.q[k]).data());
+    k = (k + 1) % f.q.size();
+  }
+}
+BENCHMARK(BM_CRBA);
+
+void BM_Regressor(benchmark::State& state) {
+  const Fixture& f = fixture();
+  dynid::Data data(f.model);
+  std::size_t k = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(dynid::joint_torque_regressor(f.model, data, f.q[k], f.v[k], f.a[k]).data());
+    k = (k + 1) % f.q.size();
+  }
+}
+BENCHMARK(BM_Regressor);
+
+void BM_CentroidalMomentumRate(benchmark::State& state) {
+  const Fixture& f = fixture();
+  dynid::Data data(f.model);
+  std::size_t k = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(dynid::centroidal_momentum_rate(f.model, data, f.q[k], f.v[k], f.a[k]).linear.data());
+    k = (k + 1) % f.q.size();
+  }
+}
+BENCHMARK(BM_CentroidalMomentumRate);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string model = "adult_humanoid";
+  std::vector<char*> rest;
+  for (int i = 0; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--model") == 0 && i + 1 < argc) {
+      model = argv[++i];
+    } else if (std::strncmp(argv[i], "--model=", 8) == 0) {
+      model = argv[i] + 8;
+    } else {
+      rest.push_back(argv[i]);
+    }
+  }
+  try {
+    if (!std::getenv("DYNID_MODELS_DIR")) setenv("DYNID_MODELS_DIR", DYNID_MODELS_DIR, 0);
+    dynid::UrdfReadOptions options;
+    options.floating_base = true;
+    fixture().model = dynid::load_robot(model, options).model;
+  } catch (const std::exception& e) {
+    std::cerr << "dynid-bench: " << e.what() << "\n";
+    return 2;
+  }
+  draw_states(fixture(), 64);
+  std::cerr << "model " << fixture().model.name << ": nq " << fixture().model.nq << ", nv " << fixture().model.nv
+            << ", bodies " << fixture().model.num_moving_bodies() << "\n";
+  int n = static_cast<int>(rest.size());
+  benchmark::Initialize(&n, rest.data());
+  if (benchmark::ReportUnrecognizedArguments(n, rest.data())) return 2;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,64 @@
+#pragma once
+// The robot sidecar: what a URDF cannot say (docs/robot-sidecar.md). Read from ROBOT.yaml beside
+// ROBOT.urdf; every name in it is checked against the model.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dynid/model/model.hpp"
+
+namespace dynid {
+
+/// A sensor or marker frame on a URDF link.
+struct SidecarFrame {
+  std::string name;
+  std::string link;
+  SE3 placement;  ///< link frame -> sensor frame
+};
+
+enum class WrenchMeasured {
+  External,  ///< wrench the environment applies to the link
+  Internal,  ///< wrench the parent side applies, through the link's joint, to the link and its subtree
+};
+
+struct ForceTorqueSensor : SidecarFrame {
+  WrenchMeasured measures = WrenchMeasured::External;
+};
+
+struct ContactSurface : SidecarFrame {
+  std::vector<Eigen::Vector2d> polygon;  ///< vertices in the sole frame x-y plane [m]
+  std::vector<Vector3> points;           ///< point contacts in the sole frame [m]
+  double friction = 0.8;
+};
+
+struct ActuatorInfo {
+  std::string joint;
+  std::optional<double> gear_ratio, torque_constant, resistance, rotor_inertia, armature, damping, coulomb_friction,
+      stribeck_friction, stribeck_velocity, effort_limit, velocity_limit, p_gain, supply_voltage;
+};
+
+struct RobotSidecar {
+  std::string source_path;
+  std::string robot;
+  std::string base_link;
+  std::optional<bool> floating_base;
+  std::optional<SidecarFrame> imu;
+  std::vector<SidecarFrame> accelerometers;
+  std::vector<ForceTorqueSensor> ft_sensors;
+  std::vector<std::string> joint_torque_sensors;  ///< joint names (expanded from "all")
+  std::vector<ContactSurface> contacts;
+  std::vector<SidecarFrame> markers;
+  std::vector<ActuatorInfo> actuators;
+};
+
+/// Parses a sidecar file. Throws std::runtime_error "FILE: what is wrong" on malformed YAML, wrong
+/// types or missing required keys. Names are not checked against a model here (see attach_sidecar).
+RobotSidecar read_sidecar_file(const std::string& path);
+RobotSidecar read_sidecar_string(const std::string& yaml, const std::string& label = "<string>");
+
+/// Checks every name against the model and adds the sidecar's sensor, contact and marker frames to
+/// it. Expands joint_torque_sensors "all". Throws naming the entry, the sidecar and the model.
+void attach_sidecar(Model& model, RobotSidecar& sidecar);
+
+}  // namespace dynid

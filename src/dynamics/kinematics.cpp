@@ -1,0 +1,107 @@
+#include "dynid/dynamics/kinematics.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "dynid/dynamics/joint_motion.hpp"
+
+#include <Eigen/Geometry>
+
+namespace dynid {
+
+void forward_kinematics(const Model& model, Data& data, const ConstVectorRef& q) {
+  const std::size_t nb = model.bodies.size();
+  for (std::size_t i = 1; i < nb; ++i) {
+    const Body& b = model.bodies[i];
+    data.liMi[i] = joint::transform(b, q);
+    data.oMi[i] = data.oMi[static_cast<std::size_t>(b.parent)] * data.liMi[i];
+  }
+}
+
+void forward_kinematics(const Model& model, Data& data, const ConstVectorRef& q, const ConstVectorRef& v) {
+  const std::size_t nb = model.bodies.size();
+  for (std::size_t i = 1; i < nb; ++i) {
+    const Body& b = model.bodies[i];
+    const std::size_t p = static_cast<std::size_t>(b.parent);
+    data.liMi[i] = joint::transform(b, q);
+    data.oMi[i] = data.oMi[p] * data.liMi[i];
+    data.v[i] = data.liMi[i].act_inv(data.v[p]) + joint::motion(b, v);
+  }
+}
+
+void forward_kinematics(const Model& model, Data& data, const ConstVectorRef& q, const ConstVectorRef& v,
+                        const ConstVectorRef& a) {
+  const std::size_t nb = model.bodies.size();
+  for (std::size_t i = 1; i < nb; ++i) {
+    const Body& b = model.bodies[i];
+    const std::size_t p = static_cast<std::size_t>(b.parent);
+    data.liMi[i] = joint::transform(b, q);
+    data.oMi[i] = data.oMi[p] * data.liMi[i];
+    const Motion vJ = joint::motion(b, v);
+    data.v[i] = data.liMi[i].act_inv(data.v[p]) + vJ;
+    data.a[i] = data.liMi[i].act_inv(data.a[p]) + joint::motion(b, a) + data.v[i].cross(vJ);
+  }
+}
+
+Motion frame_velocity(const Model& model, const Data& data, int frame) {
+  const Frame& fr = model.frames[static_cast<std::size_t>(frame)];
+  return fr.placement.act_inv(data.v[static_cast<std::size_t>(fr.body)]);
+}
+
+Motion frame_acceleration(const Model& model, const Data& data, int frame) {
+  const Frame& fr = model.frames[static_cast<std::size_t>(frame)];
+  return fr.placement.act_inv(data.a[static_cast<std::size_t>(fr.body)]);
+}
+
+Motion frame_classical_acceleration(const Model& model, const Data& data, int frame) {
+  const Motion vel = frame_velocity(model, data, frame);
+  Motion acc = frame_acceleration(model, data, frame);
+  // Spatial -> classical: the origin's acceleration adds omega x v (Featherstone, RBDA 2.11).
+  acc.linear += vel.angular.cross(vel.linear);
+  return acc;
+}
+
+void integrate(const Model& model, const ConstVectorRef& q, const ConstVectorRef& v, Eigen::Ref<VectorX> q_out) {
+  for (std::size_t i = 1; i < model.bodies.size(); ++i) {
+    const Body& b = model.bodies[i];
+    if (b.joint_type != JointType::FreeFlyer) {
+      q_out[b.idx_q] = q[b.idx_q] + v[b.idx_v];
+      continue;
+    }
+    const Eigen::Quaterniond quat(q[b.idx_q + 6], q[b.idx_q + 3], q[b.idx_q + 4], q[b.idx_q + 5]);
+    const SE3 M0(quat.normalized().toRotationMatrix(), q.segment<3>(b.idx_q));
+    const SE3 M1 = M0 * exp6(Motion(v.segment<3>(b.idx_v), v.segment<3>(b.idx_v + 3)));
+    Eigen::Quaterniond q1(M1.rotation);
+    if (q1.dot(quat) < 0.0) q1.coeffs() = -q1.coeffs();  // stay in the hemisphere of q
+    q_out.segment<3>(b.idx_q) = M1.translation;
+    q_out.segment<4>(b.idx_q + 3) = q1.normalized().coeffs();  // Eigen's coeffs order is x y z w
+  }
+}
+
+void check_configuration(const Model& model, const ConstVectorRef& q) {
+  if (q.size() != model.nq)
+    throw std::invalid_argument("configuration has " + std::to_string(q.size()) +
+                                " entries, the model needs nq = " + std::to_string(model.nq));
+  for (Eigen::Index k = 0; k < q.size(); ++k)
+    if (!std::isfinite(q[k]))
+      throw std::invalid_argument("configuration entry " + std::to_string(k) + " is not finite");
+  for (std::size_t i = 1; i < model.bodies.size(); ++i) {
+    const Body& b = model.bodies[i];
+    if (b.joint_type != JointType::FreeFlyer) continue;
+    const double n = q.segment<4>(b.idx_q + 3).norm();
+    if (std::abs(n - 1.0) > 1e-6)
+      throw std::invalid_argument("base orientation quaternion of '" + b.name + "' has norm " + std::to_string(n) +
+                                  ", expected 1");
+  }
+}
+
+void check_tangent(const Model& model, const ConstVectorRef& x, const char* what) {
+  if (x.size() != model.nv)
+    throw std::invalid_argument(std::string(what) + " has " + std::to_string(x.size()) +
+                                " entries, the model needs nv = " + std::to_string(model.nv));
+  for (Eigen::Index k = 0; k < x.size(); ++k)
+    if (!std::isfinite(x[k]))
+      throw std::invalid_argument(std::string(what) + " entry " + std::to_string(k) + " is not finite");
+}
+
+}  // namespace dynid

@@ -1,0 +1,69 @@
+#include "dynid/model/robot.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+
+namespace dynid {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> bundled_model_directories() {
+  std::vector<std::string> dirs;
+  if (const char* env = std::getenv("DYNID_MODELS_DIR")) dirs.emplace_back(env);
+#ifdef DYNID_SOURCE_MODELS_DIR
+  dirs.emplace_back(DYNID_SOURCE_MODELS_DIR);
+#endif
+#ifdef DYNID_INSTALL_MODELS_DIR
+  dirs.emplace_back(DYNID_INSTALL_MODELS_DIR);
+#endif
+  return dirs;
+}
+
+std::vector<std::string> bundled_robot_names() {
+  std::vector<std::string> names;
+  for (const std::string& dir : bundled_model_directories()) {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec))
+      if (entry.path().extension() == ".urdf") names.push_back(entry.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+std::string resolve_model_path(const std::string& path_or_stem) {
+  std::error_code ec;
+  if (fs::is_regular_file(path_or_stem, ec)) return path_or_stem;
+  if (fs::exists(path_or_stem, ec)) throw std::runtime_error(path_or_stem + ": not a regular file");
+  const bool looks_like_stem =
+      path_or_stem.find('/') == std::string::npos && fs::path(path_or_stem).extension().empty();
+  if (looks_like_stem) {
+    for (const std::string& dir : bundled_model_directories()) {
+      const fs::path candidate = fs::path(dir) / (path_or_stem + ".urdf");
+      if (fs::is_regular_file(candidate, ec)) return candidate.string();
+    }
+  }
+  std::string known;
+  for (const std::string& n : bundled_robot_names()) known += (known.empty() ? "" : ", ") + n;
+  throw std::runtime_error(path_or_stem + ": no such file" +
+                           (looks_like_stem ? " and no bundled robot of that name (bundled: " + known + ")" : ""));
+}
+
+Robot load_robot(const std::string& path_or_stem, const UrdfReadOptions& options) {
+  Robot robot;
+  robot.urdf_path = resolve_model_path(path_or_stem);
+  const fs::path sidecar_path = fs::path(robot.urdf_path).replace_extension(".yaml");
+  std::error_code ec;
+  UrdfReadOptions effective = options;
+  if (fs::is_regular_file(sidecar_path, ec)) {
+    robot.sidecar = read_sidecar_file(sidecar_path.string());
+    if (!effective.floating_base) effective.floating_base = robot.sidecar->floating_base;
+  }
+  robot.model = read_urdf_file(robot.urdf_path, effective);
+  if (robot.sidecar) attach_sidecar(robot.model, *robot.sidecar);
+  return robot;
+}
+
+}  // namespace dynid

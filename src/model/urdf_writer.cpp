@@ -1,0 +1,131 @@
+#include "dynid/model/urdf_writer.hpp"
+
+#include <tinyxml2.h>
+
+#include <filesystem>
+#include <iomanip>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include "dynid/core/atomic_file.hpp"
+
+#include "dynid/core/number_format.hpp"
+
+namespace dynid {
+namespace {
+
+/// Inertial frame rotation of an existing <inertial> (identity when absent), so rewritten values
+/// keep the user's inertial axes.
+Matrix3 inertial_rotation(const tinyxml2::XMLElement* inertial) {
+  if (!inertial) return Matrix3::Identity();
+  const tinyxml2::XMLElement* origin = inertial->FirstChildElement("origin");
+  if (!origin || !origin->Attribute("rpy")) return Matrix3::Identity();
+  std::istringstream s(origin->Attribute("rpy"));
+  Vector3 rpy = Vector3::Zero();
+  s >> rpy.x() >> rpy.y() >> rpy.z();
+  return rotation_from_rpy(rpy);
+}
+
+void set_inertial(tinyxml2::XMLDocument& doc, tinyxml2::XMLElement* link, const Inertia& in_link_frame) {
+  tinyxml2::XMLElement* inertial = link->FirstChildElement("inertial");
+  const Matrix3 R = inertial_rotation(inertial);
+  if (!inertial) {
+    inertial = doc.NewElement("inertial");
+    link->InsertFirstChild(inertial);
+  }
+  const Matrix3 I = R.transpose() * in_link_frame.inertia_com() * R;
+  auto child = [&](const char* name) {
+    tinyxml2::XMLElement* e = inertial->FirstChildElement(name);
+    if (!e) e = inertial->InsertEndChild(doc.NewElement(name))->ToElement();
+    return e;
+  };
+  tinyxml2::XMLElement* origin = child("origin");
+  origin->SetAttribute("xyz", format_exact(in_link_frame.com()).c_str());
+  origin->SetAttribute("rpy", format_exact(rpy_from_rotation(R)).c_str());
+  child("mass")->SetAttribute("value", format_exact(in_link_frame.mass).c_str());
+  tinyxml2::XMLElement* inertia = child("inertia");
+  inertia->SetAttribute("ixx", format_exact(I(0, 0)).c_str());
+  inertia->SetAttribute("ixy", format_exact(I(0, 1)).c_str());
+  inertia->SetAttribute("ixz", format_exact(I(0, 2)).c_str());
+  inertia->SetAttribute("iyy", format_exact(I(1, 1)).c_str());
+  inertia->SetAttribute("iyz", format_exact(I(1, 2)).c_str());
+  inertia->SetAttribute("izz", format_exact(I(2, 2)).c_str());
+}
+
+bool same(const Inertia& a, const Inertia& b) {
+  return (a.to_parameters() - b.to_parameters()).norm() <= 1e-14 * (1.0 + b.to_parameters().norm());
+}
+
+}  // namespace
+
+UrdfWriteReport write_urdf_inertials(const Model& model, const std::string& original_urdf_path) {
+  tinyxml2::XMLDocument doc;
+  if (doc.LoadFile(original_urdf_path.c_str()) != tinyxml2::XML_SUCCESS)
+    throw std::runtime_error(original_urdf_path + ": cannot read the URDF (" + std::string(doc.ErrorStr()) + ")");
+  tinyxml2::XMLElement* robot = doc.FirstChildElement("robot");
+  if (!robot) throw std::runtime_error(original_urdf_path + ": no <robot> element");
+  std::map<std::string, tinyxml2::XMLElement*> elements;
+  for (tinyxml2::XMLElement* l = robot->FirstChildElement("link"); l; l = l->NextSiblingElement("link"))
+    elements[l->Attribute("name") ? l->Attribute("name") : ""] = l;
+
+  UrdfWriteReport report;
+  for (std::size_t b = 1; b < model.bodies.size(); ++b) {
+    const Body& body = model.bodies[b];
+    const LinkRecord* main = nullptr;
+    Inertia merged_others;  // merged fixed links' inertias, body frame
+    std::vector<const LinkRecord*> others;
+    for (const LinkRecord& l : model.links) {
+      if (l.body != static_cast<int>(b)) continue;
+      if (l.name == body.name) {
+        main = &l;
+      } else {
+        others.push_back(&l);
+        if (l.has_inertial) merged_others += l.inertia.transformed(l.placement_in_body);
+      }
+    }
+    if (!main || !elements.count(main->name))
+      throw std::runtime_error(original_urdf_path + ": link '" + body.name + "' of the model is not in the file");
+    tinyxml2::XMLElement* main_el = elements[main->name];
+
+    const Inertia main_in_body = body.inertia - merged_others;
+    const Inertia main_new = main_in_body.transformed(main->placement_in_body.inverse());
+    const bool others_have_mass = merged_others.mass > 0.0;
+    const bool remainder_ok = main_new.mass == 0.0 || check_physical_consistency(main_new).consistent;
+    if (!others_have_mass || remainder_ok) {
+      const bool unchanged =
+          main->has_inertial ? same(main_new, main->inertia) : main_new.mass == 0.0 && main_new.inertia.isZero();
+      if (!unchanged) {
+        set_inertial(doc, main_el, main_new);
+        report.changes.push_back("link '" + main->name + "': mass " + format_exact(main->inertia.mass) + " -> " +
+                                 format_exact(main_new.mass) + " kg");
+      }
+      continue;
+    }
+    // Fold: the main link carries the whole body; merged links lose their inertial.
+    set_inertial(doc, main_el, body.inertia.transformed(main->placement_in_body.inverse()));
+    for (const LinkRecord* o : others) {
+      if (!o->has_inertial) continue;
+      tinyxml2::XMLElement* e = elements[o->name];
+      if (tinyxml2::XMLElement* in = e ? e->FirstChildElement("inertial") : nullptr) e->DeleteChild(in);
+    }
+    report.changes.push_back("link '" + main->name + "': carries the whole identified body (mass " +
+                             format_exact(body.inertia.mass) + " kg); inertials of the links fixed to it were removed");
+  }
+  tinyxml2::XMLPrinter printer;
+  doc.Print(&printer);
+  report.urdf = printer.CStr();
+  return report;
+}
+
+UrdfWriteReport write_urdf_file(const Model& model, const std::string& original_urdf_path,
+                                const std::string& output_path) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(original_urdf_path, output_path, ec))
+    throw std::runtime_error(output_path + ": refusing to overwrite the input URDF");
+  UrdfWriteReport report = write_urdf_inertials(model, original_urdf_path);
+  write_file_atomically(output_path, report.urdf);
+  return report;
+}
+
+}  // namespace dynid

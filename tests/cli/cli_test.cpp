@@ -1,0 +1,133 @@
+// The dynid command line as users and scripts see it: exit codes, one-line errors, JSON keys.
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace {
+
+using json = nlohmann::json;
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+Result run(const std::string& args) {
+  const std::string err_path = std::filesystem::temp_directory_path() / ("dynid_cli_err_" + std::to_string(::getpid()));
+  const std::string cmd =
+      std::string("DYNID_MODELS_DIR=") + DYNID_MODELS_DIR + " " + DYNID_EXE + " " + args + " 2>" + err_path;
+  Result r{0, "", ""};
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::array<char, 4096> buf{};
+  while (std::size_t n = fread(buf.data(), 1, buf.size(), pipe)) r.out.append(buf.data(), n);
+  const int status = pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream e(err_path);
+  r.err.assign(std::istreambuf_iterator<char>(e), {});
+  return r;
+}
+
+std::string temp_file(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() / ("dynid_cli_" + std::to_string(::getpid()) + "_" + name);
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+const char* kUrdf = R"(<robot name="pendulum">
+  <link name="world"/>
+  <link name="rod"><inertial><origin xyz="0 0 -0.5"/><mass value="2"/>
+    <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.001"/></inertial></link>
+  <joint name="anchor" type="fixed"><parent link="world"/><child link="base"/></joint>
+  <link name="base"/>
+  <joint name="swing" type="revolute"><parent link="base"/><child link="rod"/><axis xyz="0 1 0"/>
+    <limit lower="-3" upper="3" effort="10" velocity="5"/></joint>
+</robot>)";
+
+void expect_one_line_error(const Result& r, const std::string& fragment) {
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find(fragment), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.err.find("terminate"), std::string::npos) << r.err;
+}
+
+TEST(Cli, VersionAndHelp) {
+  const Result v = run("--version");
+  EXPECT_EQ(v.code, 0);
+  EXPECT_EQ(v.out.rfind("dynid ", 0), 0u);
+  EXPECT_EQ(run("help").code, 0);
+  const Result h = run("help compute");
+  EXPECT_EQ(h.code, 0);
+  EXPECT_NE(h.out.find("--quantity"), std::string::npos);
+  expect_one_line_error(run("frobnicate"), "dynid:");
+  expect_one_line_error(run("help frobnicate"), "unknown command");
+  expect_one_line_error(run(""), "dynid:");
+}
+
+TEST(Cli, InfoJsonHasTheContractKeys) {
+  const Result r = run("info " + temp_file("p.urdf", kUrdf) + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  for (const char* key : {"name", "floating_base", "nq", "nv", "total_mass", "joints", "links", "warnings"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["floating_base"], false);
+  EXPECT_EQ(j["nv"], 1);
+  EXPECT_DOUBLE_EQ(j["total_mass"].get<double>(), 2.0);
+  bool found = false;
+  for (const auto& joint : j["joints"])
+    if (joint["name"] == "swing") {
+      found = true;
+      EXPECT_EQ(joint["type"], "revolute");
+      EXPECT_EQ(joint["parent"], "base");
+      EXPECT_EQ(joint["child"], "rod");
+    }
+  EXPECT_TRUE(found);
+  for (const auto& link : j["links"])
+    for (const char* key : {"name", "mass", "com", "inertia", "physically_consistent"})
+      EXPECT_TRUE(link.contains(key)) << key;
+}
+
+TEST(Cli, ComputeRneaOfAPendulumMatchesTheAnalyticTorque) {
+  // tau = I_pivot qdd + m g l sin(q): an analytic case independent of the implementation.
+  const std::string urdf = temp_file("p.urdf", kUrdf);
+  const double q = 0.7, qd = 1.3, qdd = -2.1, m = 2.0, l = 0.5, g = 9.81;
+  const std::string state = temp_file("s.json", "{\"joints\": {\"swing\": {\"q\": 0.7, \"v\": 1.3, \"a\": -2.1}}}");
+  const Result r = run("compute " + urdf + " --state " + state + " --quantity rnea --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["rows"], json::array({"swing"}));
+  EXPECT_EQ(j["cols"], json::array({"tau"}));
+  const double expected = (0.01 + m * l * l) * qdd + m * g * l * std::sin(q);
+  EXPECT_NEAR(j["values"][0][0].get<double>(), expected, 1e-12);
+  (void)qd;
+  for (const char* q_name : {"regressor", "com", "mass-matrix"}) {
+    const Result rr = run("compute " + urdf + " --state " + state + " --quantity " + q_name + " --json");
+    ASSERT_EQ(rr.code, 0) << rr.err;
+    const json jj = json::parse(rr.out);
+    EXPECT_EQ(jj["values"].size(), jj["rows"].size());
+    EXPECT_EQ(jj["values"][0].size(), jj["cols"].size());
+  }
+}
+
+TEST(Cli, BadInputIsOneLineAndNonZero) {
+  const std::string urdf = temp_file("p.urdf", kUrdf);
+  expect_one_line_error(run("info /nonexistent/robot.urdf"), "no such file");
+  expect_one_line_error(run("info no_such_robot"), "bundled");
+  expect_one_line_error(run("info " + temp_file("bad.urdf", "<robot name='x'><link")), "invalid URDF");
+  const std::string unknown = temp_file("u.json", "{\"joints\": {\"elbow\": {\"q\": 1}}}");
+  expect_one_line_error(run("compute " + urdf + " --state " + unknown + " --quantity rnea"), "joint 'elbow'");
+  const std::string nan = temp_file("n.json", "{\"joints\": {\"swing\": {\"q\": NaN}}}");
+  expect_one_line_error(run("compute " + urdf + " --state " + nan + " --quantity rnea"), "malformed JSON");
+  const std::string str = temp_file("t.json", "{\"joints\": {\"swing\": {\"q\": \"x\"}}}");
+  expect_one_line_error(run("compute " + urdf + " --state " + str + " --quantity rnea"), "not a number");
+  expect_one_line_error(run("compute " + urdf + " --state " + str + " --quantity torque"), "quantity");
+  const std::string base = temp_file("b.json", "{\"base\": {\"position\": [0, 0, 1]}}");
+  expect_one_line_error(run("compute " + urdf + " --state " + base + " --quantity rnea"), "fixed base");
+}
+
+}  // namespace
