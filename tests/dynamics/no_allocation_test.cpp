@@ -1,0 +1,80 @@
+// The hot-path algorithms run in a controller's 1 kHz loop: once a Data workspace exists they must
+// not touch the heap. malloc is wrapped in this test program to count allocations.
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+
+#include "dynid/dynamics/center_of_mass.hpp"
+#include "dynid/dynamics/centroidal.hpp"
+#include "dynid/dynamics/crba.hpp"
+#include "dynid/dynamics/jacobian.hpp"
+#include "dynid/dynamics/regressor.hpp"
+#include "dynid/dynamics/rnea.hpp"
+#include "dynid/dynamics/static_regressor.hpp"
+#include "support/test_models.hpp"
+
+namespace {
+std::atomic<long> g_allocations{0};
+std::atomic<bool> g_counting{false};
+}  // namespace
+
+// Eigen allocates with malloc, operator new ends in malloc: counting malloc sees both. glibc's
+// __libc_* entry points do the real work.
+extern "C" {
+void* __libc_malloc(std::size_t);
+void* __libc_calloc(std::size_t, std::size_t);
+void* __libc_realloc(void*, std::size_t);
+void* malloc(std::size_t size) {
+  if (g_counting) ++g_allocations;
+  return __libc_malloc(size);
+}
+void* calloc(std::size_t n, std::size_t size) {
+  if (g_counting) ++g_allocations;
+  return __libc_calloc(n, size);
+}
+void* realloc(void* p, std::size_t size) {
+  if (g_counting) ++g_allocations;
+  return __libc_realloc(p, size);
+}
+}
+
+namespace dynid {
+namespace {
+
+TEST(NoAllocation, HotPathsDoNotAllocate) {
+  for (const std::string& stem : test::bundled_robots()) {
+    const Model model = test::bundled_robot(stem).model;
+    Data data(model);
+    std::mt19937 rng(5);
+    const test::State s = test::random_state(model, rng);
+    std::vector<Force> f_ext(model.bodies.size(), Force::Zero());
+    Matrix6X J(6, model.nv);
+    g_allocations = 0;
+    g_counting = true;
+    rnea(model, data, s.q, s.v, s.a);
+    rnea(model, data, s.q, s.v, s.a, f_ext);
+    nonlinear_effects(model, data, s.q, s.v);
+    generalized_gravity(model, data, s.q);
+    crba(model, data, s.q);
+    joint_torque_regressor(model, data, s.q, s.v, s.a);
+    com_regressor(model, data, s.q);
+    center_of_mass(model, data, s.q, s.v, s.a);
+    centroidal_momentum_rate(model, data, s.q, s.v, s.a);
+    forward_kinematics(model, data, s.q, s.v, s.a);
+    frame_jacobian(model, data, static_cast<int>(model.frames.size()) - 1, ReferenceFrame::LocalWorldAligned, J);
+    frame_classical_acceleration(model, data, static_cast<int>(model.frames.size()) - 1);
+    g_counting = false;
+    EXPECT_EQ(g_allocations.load(), 0) << stem;
+    // The counter itself works: a dynamic Eigen vector is one allocation.
+    g_allocations = 0;
+    g_counting = true;
+    VectorX scratch = s.v * 2.0;
+    g_counting = false;
+    EXPECT_EQ(g_allocations.load(), 1) << scratch.size();
+  }
+}
+
+}  // namespace
+}  // namespace dynid
