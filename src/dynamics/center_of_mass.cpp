@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "dynid/dynamics/joint_motion.hpp"
+
 namespace dynid {
 
 const Vector3& center_of_mass(const Model& model, Data& data, const ConstVectorRef& q) {
@@ -43,6 +45,35 @@ const Vector3& center_of_mass(const Model& model, Data& data, const ConstVectorR
     data.com_acceleration = mcdd / mass;
   }
   return data.com;
+}
+
+void com_jacobian(const Model& model, Data& data, Eigen::Ref<Eigen::Matrix<double, 3, Eigen::Dynamic>> J) {
+  J.setZero();
+  const double mass = model.total_mass();
+  if (!(mass > 0.0)) return;
+  // Each joint moves the COM of its subtree: column = S (world) applied at the subtree COM, times
+  // the subtree mass. Subtree first moments are accumulated leaf to root in world coordinates.
+  const std::size_t nb = model.bodies.size();
+  std::vector<double>& m_sub = data.subtree_mass;
+  std::vector<Vector3>& mc_sub = data.subtree_mc;
+  for (std::size_t i = 0; i < nb; ++i) {
+    const Inertia& I = model.bodies[i].inertia;
+    m_sub[i] = I.mass;
+    mc_sub[i] = data.oMi[i].rotation * I.mc + I.mass * data.oMi[i].translation;
+  }
+  for (std::size_t i = nb - 1; i >= 1; --i) {
+    const std::size_t p = static_cast<std::size_t>(model.bodies[i].parent);
+    m_sub[p] += m_sub[i];
+    mc_sub[p] += mc_sub[i];
+  }
+  for (std::size_t i = 1; i < nb; ++i) {
+    const Body& b = model.bodies[i];
+    for (int k = 0; k < b.nv; ++k) {
+      const Motion S = data.oMi[i].act(joint::subspace_column(b, k));  // world, about the origin
+      // Velocity of the subtree's mass-weighted points: m v_O + w x (m c).
+      J.col(b.idx_v + k) = (m_sub[i] * S.linear + S.angular.cross(mc_sub[i])) / mass;
+    }
+  }
 }
 
 Vector3 ground_projected_com(const Model& model, const Vector3& com_world, const Vector3& ground_point,

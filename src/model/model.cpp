@@ -96,6 +96,20 @@ std::vector<std::string> Model::velocity_names() const {
   return names;
 }
 
+std::vector<std::string> Model::configuration_names() const {
+  std::vector<std::string> names(static_cast<std::size_t>(nq));
+  for (std::size_t i = 1; i < bodies.size(); ++i) {
+    const Body& b = bodies[i];
+    if (b.joint_type == JointType::FreeFlyer) {
+      const char* coords[7] = {"px", "py", "pz", "qx", "qy", "qz", "qw"};
+      for (int k = 0; k < 7; ++k) names[static_cast<std::size_t>(b.idx_q + k)] = b.joint_name + "." + coords[k];
+    } else {
+      names[static_cast<std::size_t>(b.idx_q)] = b.joint_name;
+    }
+  }
+  return names;
+}
+
 std::vector<std::string> Model::parameter_names() const {
   std::vector<std::string> names;
   names.reserve(10 * bodies.size());

@@ -183,6 +183,19 @@ RobotSidecar read_sidecar_file(const std::string& path) {
   return read_sidecar_string(text.str(), path);
 }
 
+std::vector<double> joint_armature(const Model& model, const RobotSidecar& sidecar) {
+  std::vector<double> armature(model.bodies.size(), 0.0);
+  for (const ActuatorInfo& a : sidecar.actuators) {
+    const auto body = model.find_joint(a.joint);
+    if (!body) continue;
+    if (a.armature)
+      armature[static_cast<std::size_t>(*body)] = *a.armature;
+    else if (a.gear_ratio && a.rotor_inertia)
+      armature[static_cast<std::size_t>(*body)] = *a.gear_ratio * *a.gear_ratio * *a.rotor_inertia;
+  }
+  return armature;
+}
+
 void attach_sidecar(Model& model, RobotSidecar& s) {
   const std::string& label = s.source_path;
   const std::string model_label = model.source_path.empty() ? model.name : model.source_path;

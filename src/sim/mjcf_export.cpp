@@ -64,6 +64,12 @@ void write_body(std::ostringstream& x, const Model& model, int index, int depth,
     case JointType::Prismatic: {
       x << indent << "  <joint name=\"" << escape(b.joint_name) << "\" type=\""
         << (b.joint_type == JointType::Revolute ? "hinge" : "slide") << "\" axis=\"" << format_exact(b.axis) << "\"";
+      if (static_cast<std::size_t>(index) < options.armature.size() &&
+          options.armature[static_cast<std::size_t>(index)] > 0.0)
+        x << " armature=\"" << format_exact(options.armature[static_cast<std::size_t>(index)]) << "\"";
+      if (static_cast<std::size_t>(index) < options.damping.size() &&
+          options.damping[static_cast<std::size_t>(index)] > 0.0)
+        x << " damping=\"" << format_exact(options.damping[static_cast<std::size_t>(index)]) << "\"";
       if (options.joint_limits && std::isfinite(b.limits.lower) && std::isfinite(b.limits.upper))
         x << " limited=\"true\" range=\"" << format_exact(b.limits.lower) << " " << format_exact(b.limits.upper)
           << "\"";
@@ -71,6 +77,8 @@ void write_body(std::ostringstream& x, const Model& model, int index, int depth,
       break;
     }
   }
+  for (const MjcfBodyElement& e : options.body_elements)
+    if (e.body == index) x << indent << "  " << e.xml << "\n";
   for (std::size_t c = 1; c < model.bodies.size(); ++c)
     if (model.bodies[c].parent == index) write_body(x, model, static_cast<int>(c), depth + 1, options);
   x << indent << "</body>\n";
@@ -83,8 +91,9 @@ std::string to_mjcf(const Model& model, const MjcfOptions& options) {
   x << "<mujoco model=\"" << escape(model.name) << "\">\n"
     << "  <compiler angle=\"radian\" inertiafromgeom=\"false\" boundmass=\"0\" boundinertia=\"0\"/>\n"
     << "  <option timestep=\"" << format_exact(options.timestep) << "\" gravity=\"" << format_exact(model.gravity)
-    << "\"/>\n"
-    << "  <worldbody>\n";
+    << "\" " << options.option_attributes << "/>\n"
+    << options.extra_xml << "  <worldbody>\n"
+    << options.world_xml;
   const Inertia& fixed = model.bodies[0].inertia;
   if (fixed.mass > 0.0) {
     // Links welded to the world: a static body so total mass and COM match dynid's.

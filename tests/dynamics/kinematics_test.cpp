@@ -115,3 +115,23 @@ TEST(Kinematics, IntegrateFollowsConstantBodyTwist) {
 
 }  // namespace
 }  // namespace dynid
+
+namespace dynid {
+namespace {
+
+TEST(Kinematics, ComJacobianMatchesComVelocity) {
+  for (bool floating : {false, true}) {
+    const Model model = random_model(floating, 62);
+    Data data(model);
+    std::mt19937 rng(63);
+    const test::State s = test::random_state(model, rng);
+    center_of_mass(model, data, s.q, s.v, s.a);
+    const Vector3 com_velocity = data.com_velocity;
+    Eigen::Matrix<double, 3, Eigen::Dynamic> J(3, model.nv);
+    com_jacobian(model, data, J);
+    EXPECT_LT((J * s.v - com_velocity).norm(), 1e-12 * (1 + com_velocity.norm()));
+  }
+}
+
+}  // namespace
+}  // namespace dynid

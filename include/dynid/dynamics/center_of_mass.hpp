@@ -13,6 +13,10 @@ const Vector3& center_of_mass(const Model& model, Data& data, const ConstVectorR
 const Vector3& center_of_mass(const Model& model, Data& data, const ConstVectorRef& q, const ConstVectorRef& v,
                               const ConstVectorRef& a);
 
+/// Jacobian of the COM (3 x nv, world axes): com_dot = J v. Call forward_kinematics(q) first.
+/// J must be 3 x nv. Uses data.subtree_mass/subtree_mc as scratch. Real-time safe.
+void com_jacobian(const Model& model, Data& data, Eigen::Ref<Eigen::Matrix<double, 3, Eigen::Dynamic>> J);
+
 /// Ground-projected COM (GCOM, paper 000 eq. 3): the COM moved along gravity onto the plane through
 /// `ground_point` with normal `ground_normal` (world). On level ground (z up) this is (x, y, ground z).
 Vector3 ground_projected_com(const Model& model, const Vector3& com_world,

@@ -89,6 +89,8 @@ class Model {
 
   /// Names of the velocity coordinates: base_vx.. base_wz for a floating base, then joint names.
   std::vector<std::string> velocity_names() const;
+  /// Names of the configuration coordinates: root_joint.px .. root_joint.qw, then joint names.
+  std::vector<std::string> configuration_names() const;
   /// Names of the 10 parameters of each moving body: "<body>.m", "<body>.mcx", ...
   std::vector<std::string> parameter_names() const;
   /// Stacked inertial parameters of the moving bodies (10 * num_moving_bodies()).

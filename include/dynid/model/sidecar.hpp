@@ -57,6 +57,10 @@ struct RobotSidecar {
 RobotSidecar read_sidecar_file(const std::string& path);
 RobotSidecar read_sidecar_string(const std::string& yaml, const std::string& label = "<string>");
 
+/// Reflected actuator inertia per body (index as Model::bodies) [kg m^2]: `armature`, else
+/// gear_ratio^2 * rotor_inertia, else 0.
+std::vector<double> joint_armature(const Model& model, const RobotSidecar& sidecar);
+
 /// Checks every name against the model and adds the sidecar's sensor, contact and marker frames to
 /// it. Expands joint_torque_sensors "all". Throws naming the entry, the sidecar and the model.
 void attach_sidecar(Model& model, RobotSidecar& sidecar);

@@ -13,9 +13,21 @@
 
 namespace dynid {
 
+/// Extra MJCF elements placed inside one body (contact geometry, sites).
+struct MjcfBodyElement {
+  int body = 0;     ///< dynid body index
+  std::string xml;  ///< one or more elements, coordinates in the body frame
+};
+
 struct MjcfOptions {
   double timestep = 0.001;   ///< [s]
-  bool joint_limits = true;  ///< export joint ranges
+  bool joint_limits = true;  ///< export joint ranges (MuJoCo then adds limit constraint forces)
+  std::vector<MjcfBodyElement> body_elements;
+  std::vector<double> armature;   ///< per dynid body: reflected rotor inertia of its joint [kg m^2]
+  std::vector<double> damping;    ///< per dynid body: viscous joint damping [N m s/rad], implicit in MuJoCo
+  std::string world_xml;          ///< extra elements inside <worldbody> (floor, force plates, ...)
+  std::string extra_xml;          ///< extra top-level elements (<default>, <contact>, ...)
+  std::string option_attributes;  ///< extra attributes of <option> (solver, friction cone, ...)
 };
 
 std::string to_mjcf(const Model& model, const MjcfOptions& options = {});

@@ -1,0 +1,53 @@
+// dynid simulate MODEL --scenario NAME --out DIR [--seed N] [--noise none|realistic] [--slope DEG]
+
+#include <iostream>
+
+#include "commands.hpp"
+#include "dynid/sim/scenario.hpp"
+
+namespace dynid::cli {
+
+void register_simulate(CLI::App& app, Action& action) {
+  auto* cmd = app.add_subcommand("simulate", "Simulate a scenario on the true robot in MuJoCo and write a data set");
+  struct Args {
+    std::string model, scenario, out, noise = "realistic";
+    unsigned seed = 1;
+    double slope = 0.0;
+    int poses = 172;
+    bool quiet = false;
+  };
+  auto args = std::make_shared<Args>();
+  cmd->add_option("MODEL", args->model, "URDF file or bundled robot name (needs its sidecar)")->required();
+  std::string names;
+  for (const auto& n : scenario_names()) names += (names.empty() ? "" : " | ") + n;
+  cmd->add_option("--scenario", args->scenario, names)->required();
+  cmd->add_option("--out", args->out, "Output directory of the data set")->required();
+  cmd->add_option("--seed", args->seed, "Seed of the true model, the poses and the sensor noise")->default_val(1);
+  cmd->add_option("--noise", args->noise, "none | realistic")->check(CLI::IsMember({"none", "realistic"}));
+  cmd->add_option("--slope", args->slope, "Ground inclination [deg] (walk)");
+  cmd->add_option("--poses", args->poses, "Number of static poses (static-poses)")->check(CLI::Range(7, 10000));
+  cmd->add_flag("--quiet", args->quiet, "No progress output");
+  cmd->callback([&action, args] {
+    action = [args] {
+      const Robot robot = load_robot(args->model);
+      ScenarioOptions options;
+      options.scenario = args->scenario;
+      options.out_dir = args->out;
+      options.seed = args->seed;
+      options.noise = parse_noise_level(args->noise);
+      options.slope_deg = args->slope;
+      options.static_pose_count = args->poses;
+      if (!args->quiet)
+        options.progress = [](double fraction, const std::string& what) {
+          std::cerr << "\r[" << static_cast<int>(100.0 * fraction) << " %] " << what << "        " << std::flush;
+        };
+      check_scenario(robot, options);
+      const ScenarioSummary s = run_scenario(robot, options);
+      if (!args->quiet) std::cerr << "\n";
+      std::cout << s.summary_json;
+      return s.fell ? 1 : 0;
+    };
+  });
+}
+
+}  // namespace dynid::cli

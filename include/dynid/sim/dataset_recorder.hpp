@@ -1,0 +1,76 @@
+#pragma once
+// Writes what a simulated robot's sensors measure into a dynid data set (docs/data-format.md):
+// one CSV stream per sensor group at its own rate, plus the noise-free truth stream identification
+// tests compare against. Also checks, row by row, that the truth obeys dynid's equations of motion:
+// rnea(truth model, q, v, a, contact wrenches) = applied joint torques (the physics agreement of
+// MuJoCo and dynid).
+
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "dynid/dynamics/data.hpp"
+#include "dynid/io/csv_stream.hpp"
+#include "dynid/model/sidecar.hpp"
+#include "dynid/sim/scene.hpp"
+#include "dynid/sim/sensor_noise.hpp"
+#include "dynid/sim/simulation.hpp"
+
+namespace dynid {
+
+struct StreamRates {
+  double truth_hz = 1000.0;
+  double encoders_hz = 1000.0;  ///< actuator-controller rate
+  double imu_hz = 1000.0;
+  double ft_hz = 1000.0;
+  double plates_hz = 900.0;
+  double markers_hz = 150.0;
+};
+
+class DatasetRecorder {
+ public:
+  DatasetRecorder(const std::string& out_dir, const Model& truth, const RobotSidecar& sidecar, const SceneSpec& scene,
+                  const SensorNoise& noise, const StreamRates& rates, unsigned seed);
+
+  /// Records the streams that are due at the simulation's current time. Call between
+  /// Simulation::forward(tau) and Simulation::integrate().
+  void record(const Simulation& sim, const VectorX& tau);
+
+  /// Closes the files. Returns the stream descriptions for dataset.json (file, rate, channels).
+  std::vector<std::pair<std::string, std::pair<std::string, double>>> finish();
+
+  double max_consistency_error() const { return max_consistency_error_; }
+  long truth_rows() const { return truth_ ? truth_->rows() : 0; }
+  /// Resets the sampling clocks (call when a new recording window starts after a gap).
+  void restart_clocks(double time);
+
+ private:
+  struct Stream {
+    std::string name;
+    std::unique_ptr<CsvStreamWriter> writer;
+    double rate_hz = 0.0;
+    double next_time = 0.0;
+  };
+  bool due(Stream& s, double time, double dt);
+  void write_truth(const Simulation& sim);
+
+  std::string out_dir_;
+  const Model& model_;
+  const RobotSidecar& sidecar_;
+  SceneSpec scene_;
+  SensorNoise noise_;
+  std::mt19937 rng_;
+  std::normal_distribution<double> gauss_{0.0, 1.0};
+  std::uniform_real_distribution<double> uniform_{0.0, 1.0};
+  Data data_;
+  std::vector<Stream> streams_;
+  CsvStreamWriter* truth_ = nullptr;
+  Vector3 gyro_bias_ = Vector3::Zero(), accel_bias_ = Vector3::Zero();
+  std::vector<int> joint_bodies_;
+  std::vector<Force> f_ext_body_;
+  double max_consistency_error_ = 0.0;
+  std::vector<double> row_;
+};
+
+}  // namespace dynid

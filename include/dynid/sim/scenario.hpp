@@ -1,0 +1,49 @@
+#pragma once
+// `dynid simulate`: run a documented, seeded scenario on the true version of a robot and write a
+// data set (docs/data-format.md, docs/scenarios.md): sensor streams, dataset.json, truth.urdf and
+// summary.json.
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "dynid/model/robot.hpp"
+#include "dynid/sim/sensor_noise.hpp"
+
+namespace dynid {
+
+struct ScenarioOptions {
+  std::string scenario;
+  std::string out_dir;
+  unsigned seed = 1;
+  NoiseLevel noise = NoiseLevel::Realistic;
+  double slope_deg = 0.0;
+  double backlash_rad = 0.0017;  ///< encoder backlash with realistic noise (0.1 deg, harmonic-drive class)
+  int static_pose_count = 172;   ///< paper 000
+  /// Called with the fraction done (0..1) and a short message; may be empty.
+  std::function<void(double, const std::string&)> progress;
+};
+
+struct ScenarioSummary {
+  std::string scenario, robot;
+  double duration_s = 0.0;  ///< simulated time [s]
+  long samples = 0;         ///< rows of the truth stream
+  bool fell = false;
+  int steps = 0;                 ///< walking steps completed
+  double realtime_factor = 0.0;  ///< simulated time / wall time
+  double nominal_total_mass = 0.0, true_total_mass = 0.0;
+  double consistency_max_rel_error = 0.0;
+  std::string summary_json;  ///< what was written to summary.json
+};
+
+/// Scenario names `simulate` knows.
+std::vector<std::string> scenario_names();
+
+/// Checks that the robot and options suit the scenario before anything runs (throws with the
+/// reason: unknown scenario, missing sidecar entries, ...).
+void check_scenario(const Robot& robot, const ScenarioOptions& options);
+
+/// Runs the scenario and writes the data set into options.out_dir (created if needed).
+ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options);
+
+}  // namespace dynid

@@ -1,0 +1,87 @@
+#pragma once
+// A dynid robot simulated by MuJoCo (Debian's libmujoco-dev). MuJoCo's dynamics are independent of
+// dynid's, so data recorded here is evidence, not tautology, when dynid identifies from it.
+//
+// The state is exchanged in dynid's conventions (docs/conventions.md): q with quaternion x y z w,
+// base velocity and acceleration in the base frame. Each step is split into forward() (accelerations
+// and contact forces for the applied torques at the current state) and integrate() (semi-implicit
+// Euler), so that q, v, a and the contact wrenches read between the two satisfy the equations of
+// motion exactly: rnea(q, v, a, contact wrenches) = applied torques.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dynid/model/sidecar.hpp"
+#include "dynid/sim/scene.hpp"
+
+struct mjModel_;
+struct mjData_;
+
+namespace dynid {
+
+class Simulation {
+ public:
+  /// `truth` is the model MuJoCo simulates (its sidecar frames attached). Throws with MuJoCo's
+  /// message if the model does not compile.
+  Simulation(const Model& truth, const RobotSidecar& sidecar, const SceneSpec& scene);
+  ~Simulation();
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  /// Sets position (nq) and velocity (nv); time is kept.
+  void set_state(const VectorX& q, const VectorX& v);
+
+  /// Accelerations and contact forces at the current state with joint torques `tau` (dim nv; the
+  /// floating-base entries must be zero: nothing actuates the base).
+  void forward(const VectorX& tau);
+  /// Advances one time step with the accelerations of the last forward().
+  void integrate();
+
+  double time() const;
+  double timestep() const;
+  const VectorX& q() const { return q_; }
+  const VectorX& v() const { return v_; }
+  /// Acceleration from the last forward() (dim nv).
+  const VectorX& a() const { return a_; }
+
+  /// Joint torques acting on the links at the last forward() (dim nv): the applied actuator torque
+  /// plus the joint damping minus what accelerating the rotor took (armature * a). A joint torque sensor at the joint
+  /// output reads this; rnea of the links gives it back.
+  const VectorX& link_torques() const { return link_tau_; }
+
+  /// Wrench the environment applies to each body at the last forward(): world axes, about the world
+  /// origin (index as Model::bodies).
+  const std::vector<Force>& external_wrenches_world() const { return body_wrench_world_; }
+  /// Wrench the environment applies through each sidecar contact surface (same frame and point).
+  const std::vector<Force>& contact_wrenches_world() const { return contact_wrench_world_; }
+  /// Wrench the robot applies to each force plate: world axes, about the plate's top centre.
+  const std::vector<Force>& plate_wrenches() const { return plate_wrench_; }
+  /// Number of active contact points at the last forward().
+  int active_contacts() const { return active_contacts_; }
+
+  const Model& model() const { return model_; }
+  const std::string& mjcf() const { return mjcf_; }
+
+ private:
+  struct JointAddress {
+    int body, qadr, dadr;
+  };
+  void read_state();
+
+  Model model_;
+  std::string mjcf_;
+  mjModel_* m_ = nullptr;
+  mjData_* d_ = nullptr;
+  std::vector<JointAddress> joints_;
+  std::vector<int> geom_body_;     // per MuJoCo geom: dynid body or -1
+  std::vector<int> geom_contact_;  // per MuJoCo geom: sidecar contact index or -1
+  std::vector<int> geom_plate_;    // per MuJoCo geom: plate index or -1
+  std::vector<Vector3> plate_origin_;
+  VectorX q_, v_, a_, link_tau_;
+  std::vector<double> armature_;
+  std::vector<Force> body_wrench_world_, contact_wrench_world_, plate_wrench_;
+  int active_contacts_ = 0;
+};
+
+}  // namespace dynid

@@ -1,0 +1,251 @@
+#include "dynid/sim/dataset_recorder.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "dynid/dynamics/center_of_mass.hpp"
+#include "dynid/dynamics/rnea.hpp"
+
+namespace dynid {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kCopMinForce = 20.0;  // [N] below this a plate's COP is undefined (NaN)
+
+std::vector<Channel> wrench_channels(const std::string& prefix, const char* const names[6]) {
+  std::vector<Channel> c;
+  for (int k = 0; k < 6; ++k) c.push_back({prefix + "." + names[k], k < 3 ? "N" : "N m"});
+  return c;
+}
+
+void append(std::vector<Channel>& a, const std::vector<Channel>& b) { a.insert(a.end(), b.begin(), b.end()); }
+
+}  // namespace
+
+DatasetRecorder::DatasetRecorder(const std::string& out_dir, const Model& truth, const RobotSidecar& sidecar,
+                                 const SceneSpec& scene, const SensorNoise& noise, const StreamRates& rates,
+                                 unsigned seed)
+    : out_dir_(out_dir), model_(truth), sidecar_(sidecar), scene_(scene), noise_(noise), rng_(seed), data_(truth) {
+  static const char* const kForceNames[6] = {"fx", "fy", "fz", "tx", "ty", "tz"};
+  for (std::size_t i = 1; i < model_.bodies.size(); ++i)
+    if (model_.bodies[i].joint_type != JointType::FreeFlyer) joint_bodies_.push_back(static_cast<int>(i));
+  f_ext_body_.assign(model_.bodies.size(), Force::Zero());
+  if (noise_.enabled) {
+    gyro_bias_ = noise_.gyro_bias_sigma * Vector3(gauss_(rng_), gauss_(rng_), gauss_(rng_));
+    accel_bias_ = noise_.accel_bias_sigma * Vector3(gauss_(rng_), gauss_(rng_), gauss_(rng_));
+  }
+  auto add = [&](const std::string& name, std::vector<Channel> channels, double rate, int digits) {
+    streams_.push_back({name,
+                        std::make_unique<CsvStreamWriter>(out_dir_ + "/" + name + ".csv", std::move(channels), digits),
+                        rate, 0.0});
+  };
+
+  // Units follow docs/conventions.md: base position m, quaternion unitless, joints rad (or m),
+  // velocities and accelerations per second of those; wrenches world axes about the world origin.
+  std::vector<Channel> truth_channels;
+  for (const std::string& n : model_.configuration_names()) truth_channels.push_back({"q." + n, "SI"});
+  for (const std::string& n : model_.velocity_names()) truth_channels.push_back({"v." + n, "SI"});
+  for (const std::string& n : model_.velocity_names()) truth_channels.push_back({"a." + n, "SI"});
+  for (int b : joint_bodies_)
+    truth_channels.push_back({"tau." + model_.bodies[static_cast<std::size_t>(b)].joint_name, "N m"});
+  for (const ContactSurface& c : sidecar_.contacts)
+    append(truth_channels, wrench_channels("wrench." + c.name, kForceNames));
+  for (const char* axis : {"x", "y", "z"}) truth_channels.push_back({std::string("com.") + axis, "m"});
+  add("truth", truth_channels, rates.truth_hz, 12);
+  truth_ = streams_.back().writer.get();
+
+  std::vector<Channel> enc;
+  for (int b : joint_bodies_) enc.push_back({"q." + model_.bodies[static_cast<std::size_t>(b)].joint_name, "rad"});
+  add("encoders", enc, rates.encoders_hz, 10);
+
+  if (sidecar_.imu || !sidecar_.accelerometers.empty()) {
+    std::vector<Channel> imu;
+    if (sidecar_.imu) {
+      for (const char* a : {"x", "y", "z"}) imu.push_back({sidecar_.imu->name + ".gyro." + a, "rad/s"});
+      for (const char* a : {"x", "y", "z"}) imu.push_back({sidecar_.imu->name + ".acc." + a, "m/s^2"});
+    }
+    for (const SidecarFrame& acc : sidecar_.accelerometers)
+      for (const char* a : {"x", "y", "z"}) imu.push_back({acc.name + ".acc." + a, "m/s^2"});
+    add("imu", imu, rates.imu_hz, 10);
+  }
+  if (!sidecar_.ft_sensors.empty()) {
+    std::vector<Channel> ft;
+    for (const ForceTorqueSensor& s : sidecar_.ft_sensors) append(ft, wrench_channels(s.name, kForceNames));
+    add("ft", ft, rates.ft_hz, 10);
+  }
+  if (!scene_.plates.empty()) {
+    static const char* const kPlateNames[6] = {"fx", "fy", "fz", "mx", "my", "mz"};
+    std::vector<Channel> plates;
+    for (const ForcePlateSpec& p : scene_.plates) {
+      append(plates, wrench_channels(p.name, kPlateNames));
+      plates.push_back({p.name + ".copx", "m"});
+      plates.push_back({p.name + ".copy", "m"});
+    }
+    add("plates", plates, rates.plates_hz, 10);
+  }
+  if (!sidecar_.markers.empty()) {
+    std::vector<Channel> markers;
+    for (const SidecarFrame& m : sidecar_.markers)
+      for (const char* a : {"x", "y", "z"}) markers.push_back({m.name + "." + a, "m"});
+    add("markers", markers, rates.markers_hz, 9);
+  }
+}
+
+void DatasetRecorder::restart_clocks(double time) {
+  for (Stream& s : streams_) s.next_time = time;
+}
+
+bool DatasetRecorder::due(Stream& s, double time, double dt) {
+  if (time + 0.5 * dt < s.next_time) return false;
+  // Keep the nominal rate on average: advance by whole periods, never drift with the step size.
+  while (s.next_time <= time + 0.5 * dt) s.next_time += 1.0 / s.rate_hz;
+  return true;
+}
+
+void DatasetRecorder::write_truth(const Simulation& sim) {
+  row_.clear();
+  const VectorX& q = sim.q();
+  for (Eigen::Index i = 0; i < q.size(); ++i) row_.push_back(q[i]);
+  for (Eigen::Index i = 0; i < sim.v().size(); ++i) row_.push_back(sim.v()[i]);
+  for (Eigen::Index i = 0; i < sim.a().size(); ++i) row_.push_back(sim.a()[i]);
+  const VectorX& link_tau = sim.link_torques();
+  for (int b : joint_bodies_) row_.push_back(link_tau[model_.bodies[static_cast<std::size_t>(b)].idx_v]);
+  for (const Force& w : sim.contact_wrenches_world())
+    for (int k = 0; k < 6; ++k) row_.push_back(w.to_vector()[k]);
+  center_of_mass(model_, data_, q);
+  for (int k = 0; k < 3; ++k) row_.push_back(data_.com[k]);
+  truth_->write(sim.time(), row_);
+
+  // Physics agreement: dynid's inverse dynamics of the true model with the contact wrenches
+  // MuJoCo applied must return the joint torques that were applied and nothing on the base.
+  forward_kinematics(model_, data_, q);
+  for (std::size_t i = 0; i < model_.bodies.size(); ++i)
+    f_ext_body_[i] = world_wrench_to_body(data_, static_cast<int>(i), sim.external_wrenches_world()[i]);
+  const VectorX& residual = rnea(model_, data_, q, sim.v(), sim.a(), f_ext_body_);
+  VectorX expected = VectorX::Zero(model_.nv);
+  for (int b : joint_bodies_) {
+    const int k = model_.bodies[static_cast<std::size_t>(b)].idx_v;
+    expected[k] = link_tau[k];
+  }
+  const double scale = std::max(expected.norm(), model_.total_mass() * model_.gravity.norm());
+  max_consistency_error_ = std::max(max_consistency_error_, (residual - expected).norm() / scale);
+}
+
+void DatasetRecorder::record(const Simulation& sim, const VectorX& tau) {
+  const double t = sim.time(), dt = sim.timestep();
+  bool kinematics_ready = false;
+  auto kinematics = [&] {
+    if (!kinematics_ready) forward_kinematics(model_, data_, sim.q(), sim.v(), sim.a());
+    kinematics_ready = true;
+  };
+  for (Stream& s : streams_) {
+    if (!due(s, t, dt)) continue;
+    if (s.name == "truth") {
+      write_truth(sim);
+      kinematics_ready = false;  // write_truth reused the workspace for q only
+      continue;
+    }
+    row_.clear();
+    if (s.name == "encoders") {
+      for (int b : joint_bodies_) {
+        const Body& body = model_.bodies[static_cast<std::size_t>(b)];
+        double q = sim.q()[body.idx_q];
+        // Backlash: the motor-side encoder leads the joint by half the dead band in the direction
+        // of the torque it transmits.
+        if (noise_.backlash > 0.0) q += 0.5 * noise_.backlash * (tau[body.idx_v] > 0.0 ? 1.0 : -1.0);
+        if (noise_.encoder_resolution > 0.0) q = std::round(q / noise_.encoder_resolution) * noise_.encoder_resolution;
+        row_.push_back(q);
+      }
+    } else if (s.name == "imu") {
+      kinematics();
+      const double root_rate = std::sqrt(s.rate_hz);
+      auto specific_force = [&](int frame) {
+        const Motion acc = frame_classical_acceleration(model_, data_, frame);
+        const Matrix3 R = frame_placement(model_, data_, frame).rotation;
+        return Vector3(acc.linear - R.transpose() * model_.gravity);
+      };
+      if (sidecar_.imu) {
+        const int f = model_.frame_index(sidecar_.imu->name);
+        const Vector3 gyro = frame_velocity(model_, data_, f).angular + gyro_bias_ +
+                             noise_.gyro_density * root_rate * Vector3(gauss_(rng_), gauss_(rng_), gauss_(rng_));
+        const Vector3 acc = specific_force(f) + accel_bias_ +
+                            noise_.accel_density * root_rate * Vector3(gauss_(rng_), gauss_(rng_), gauss_(rng_));
+        for (int k = 0; k < 3; ++k) row_.push_back(gyro[k]);
+        for (int k = 0; k < 3; ++k) row_.push_back(acc[k]);
+      }
+      for (const SidecarFrame& a : sidecar_.accelerometers) {
+        const Vector3 acc = specific_force(model_.frame_index(a.name)) +
+                            noise_.accel_density * root_rate * Vector3(gauss_(rng_), gauss_(rng_), gauss_(rng_));
+        for (int k = 0; k < 3; ++k) row_.push_back(acc[k]);
+      }
+    } else if (s.name == "ft") {
+      kinematics();
+      for (const ForceTorqueSensor& sensor : sidecar_.ft_sensors) {
+        const int f = model_.frame_index(sensor.name);
+        const SE3 oMs = frame_placement(model_, data_, f);
+        Force w = Force::Zero();
+        if (sensor.measures == WrenchMeasured::External) {
+          // The sensor carries everything the environment applies below it (sole mass neglected).
+          const int body = model_.frames[static_cast<std::size_t>(f)].body;
+          for (std::size_t c = 0; c < sidecar_.contacts.size(); ++c)
+            if (model_.frames[static_cast<std::size_t>(model_.frame_index(sidecar_.contacts[c].name))].body == body)
+              w += oMs.act_inv(sim.contact_wrenches_world()[c]);
+        } else {
+          // Internal: the joint force of the sensor's body, from inverse dynamics of the truth.
+          forward_kinematics(model_, data_, sim.q());
+          for (std::size_t i = 0; i < model_.bodies.size(); ++i)
+            f_ext_body_[i] = world_wrench_to_body(data_, static_cast<int>(i), sim.external_wrenches_world()[i]);
+          rnea(model_, data_, sim.q(), sim.v(), sim.a(), f_ext_body_);
+          const Frame& fr = model_.frames[static_cast<std::size_t>(f)];
+          w = fr.placement.act_inv(data_.f[static_cast<std::size_t>(fr.body)]);
+          kinematics_ready = false;
+        }
+        Vector6 x = w.to_vector();
+        for (int k = 0; k < 6; ++k) x[k] += (k < 3 ? noise_.ft_force_sigma : noise_.ft_torque_sigma) * gauss_(rng_);
+        for (int k = 0; k < 6; ++k) row_.push_back(x[k]);
+      }
+    } else if (s.name == "plates") {
+      for (std::size_t p = 0; p < scene_.plates.size(); ++p) {
+        Vector6 x = sim.plate_wrenches()[p].to_vector();
+        for (int k = 0; k < 3; ++k) {
+          x[k] += noise_.plate_force_sigma * gauss_(rng_);
+          if (noise_.plate_force_resolution > 0.0)
+            x[k] = std::round(x[k] / noise_.plate_force_resolution) * noise_.plate_force_resolution;
+        }
+        for (int k = 3; k < 6; ++k) x[k] += noise_.plate_moment_sigma * gauss_(rng_);
+        for (int k = 0; k < 6; ++k) row_.push_back(x[k]);
+        // COP on the top surface (z = 0 in plate coordinates): the point where the moment of the
+        // plate's load has no horizontal part. The robot pushes down: fz < 0.
+        const double fz = x[2];
+        const Vector3& o = scene_.plates[p].top_center_world;
+        if (std::abs(fz) < kCopMinForce) {
+          row_.push_back(kNaN);
+          row_.push_back(kNaN);
+        } else {
+          row_.push_back(o.x() - x[4] / fz);
+          row_.push_back(o.y() + x[3] / fz);
+        }
+      }
+    } else if (s.name == "markers") {
+      kinematics();
+      for (const SidecarFrame& m : sidecar_.markers) {
+        const Vector3 p = frame_placement(model_, data_, model_.frame_index(m.name)).translation +
+                          noise_.marker_sigma * Vector3(gauss_(rng_), gauss_(rng_), gauss_(rng_));
+        const bool dropped = uniform_(rng_) < noise_.marker_dropout_probability;
+        for (int k = 0; k < 3; ++k) row_.push_back(dropped ? kNaN : p[k]);
+      }
+    }
+    s.writer->write(t, row_);
+  }
+}
+
+std::vector<std::pair<std::string, std::pair<std::string, double>>> DatasetRecorder::finish() {
+  std::vector<std::pair<std::string, std::pair<std::string, double>>> out;
+  for (Stream& s : streams_) {
+    s.writer->close();
+    out.push_back({s.name, {s.name + ".csv", s.rate_hz}});
+  }
+  return out;
+}
+
+}  // namespace dynid

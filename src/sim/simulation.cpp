@@ -1,0 +1,175 @@
+#include "dynid/sim/simulation.hpp"
+
+#include <mujoco/mujoco.h>
+
+#include <Eigen/Geometry>
+#include <stdexcept>
+
+namespace dynid {
+
+Simulation::Simulation(const Model& truth, const RobotSidecar& sidecar, const SceneSpec& scene)
+    : model_(truth), mjcf_(scene_mjcf(truth, sidecar, scene)) {
+  // MuJoCo 2.2 loads from files or a virtual file system; the VFS keeps the disk out of it.
+  mjVFS vfs;
+  mj_defaultVFS(&vfs);
+  const char* name = "dynid_scene.xml";
+  if (mj_makeEmptyFileVFS(&vfs, name, static_cast<int>(mjcf_.size())) != 0)
+    throw std::runtime_error("MuJoCo: cannot create the in-memory model file");
+  const int index = mj_findFileVFS(&vfs, name);
+  std::copy(mjcf_.begin(), mjcf_.end(), static_cast<char*>(vfs.filedata[index]));
+  char error[1024] = "";
+  m_ = mj_loadXML(name, &vfs, error, sizeof(error));
+  mj_deleteVFS(&vfs);
+  if (!m_) throw std::runtime_error(std::string("MuJoCo could not compile the scene: ") + error);
+  d_ = mj_makeData(m_);
+
+  for (int i = 1; i < static_cast<int>(model_.bodies.size()); ++i) {
+    const Body& b = model_.bodies[static_cast<std::size_t>(i)];
+    const int id = mj_name2id(m_, mjOBJ_JOINT, b.joint_name.c_str());
+    if (id < 0) throw std::logic_error("MuJoCo scene lacks joint '" + b.joint_name + "'");
+    joints_.push_back({i, m_->jnt_qposadr[id], m_->jnt_dofadr[id]});
+  }
+  geom_body_.assign(static_cast<std::size_t>(m_->ngeom), -1);
+  geom_contact_.assign(static_cast<std::size_t>(m_->ngeom), -1);
+  geom_plate_.assign(static_cast<std::size_t>(m_->ngeom), -1);
+  for (std::size_t c = 0; c < sidecar.contacts.size(); ++c) {
+    const int body = model_.frames[static_cast<std::size_t>(model_.frame_index(sidecar.contacts[c].name))].body;
+    for (int k = 0;; ++k) {
+      const int g = mj_name2id(m_, mjOBJ_GEOM, contact_geom_name(sidecar.contacts[c].name, k).c_str());
+      if (g < 0) break;
+      geom_body_[static_cast<std::size_t>(g)] = body;
+      geom_contact_[static_cast<std::size_t>(g)] = static_cast<int>(c);
+    }
+  }
+  for (std::size_t p = 0; p < scene.plates.size(); ++p) {
+    const int g = mj_name2id(m_, mjOBJ_GEOM, plate_geom_name(scene.plates[p].name).c_str());
+    geom_plate_[static_cast<std::size_t>(g)] = static_cast<int>(p);
+    plate_origin_.push_back(scene.plates[p].top_center_world);
+  }
+  q_ = model_.neutral_configuration();
+  v_ = VectorX::Zero(model_.nv);
+  a_ = VectorX::Zero(model_.nv);
+  link_tau_ = VectorX::Zero(model_.nv);
+  armature_ = joint_armature(model_, sidecar);
+  body_wrench_world_.assign(model_.bodies.size(), Force::Zero());
+  contact_wrench_world_.assign(sidecar.contacts.size(), Force::Zero());
+  plate_wrench_.assign(scene.plates.size(), Force::Zero());
+  set_state(q_, v_);
+}
+
+Simulation::~Simulation() {
+  if (d_) mj_deleteData(d_);
+  if (m_) mj_deleteModel(m_);
+}
+
+double Simulation::time() const { return d_->time; }
+double Simulation::timestep() const { return m_->opt.timestep; }
+
+void Simulation::set_state(const VectorX& q, const VectorX& v) {
+  for (const JointAddress& j : joints_) {
+    const Body& b = model_.bodies[static_cast<std::size_t>(j.body)];
+    if (b.joint_type == JointType::FreeFlyer) {
+      const Eigen::Quaterniond quat(q[b.idx_q + 6], q[b.idx_q + 3], q[b.idx_q + 4], q[b.idx_q + 5]);
+      const Matrix3 R = quat.toRotationMatrix();
+      for (int k = 0; k < 3; ++k) d_->qpos[j.qadr + k] = q[b.idx_q + k];
+      d_->qpos[j.qadr + 3] = quat.w();
+      d_->qpos[j.qadr + 4] = quat.x();
+      d_->qpos[j.qadr + 5] = quat.y();
+      d_->qpos[j.qadr + 6] = quat.z();
+      // MuJoCo: linear velocity in world axes, angular in the body frame.
+      const Vector3 lin_world = R * v.segment<3>(b.idx_v);
+      for (int k = 0; k < 3; ++k) {
+        d_->qvel[j.dadr + k] = lin_world[k];
+        d_->qvel[j.dadr + 3 + k] = v[b.idx_v + 3 + k];
+      }
+    } else {
+      d_->qpos[j.qadr] = q[b.idx_q];
+      d_->qvel[j.dadr] = v[b.idx_v];
+    }
+  }
+  read_state();
+}
+
+void Simulation::read_state() {
+  for (const JointAddress& j : joints_) {
+    const Body& b = model_.bodies[static_cast<std::size_t>(j.body)];
+    if (b.joint_type == JointType::FreeFlyer) {
+      Eigen::Quaterniond quat(d_->qpos[j.qadr + 3], d_->qpos[j.qadr + 4], d_->qpos[j.qadr + 5], d_->qpos[j.qadr + 6]);
+      quat.normalize();
+      const Matrix3 R = quat.toRotationMatrix();
+      for (int k = 0; k < 3; ++k) q_[b.idx_q + k] = d_->qpos[j.qadr + k];
+      q_.segment<4>(b.idx_q + 3) = quat.coeffs();
+      const Vector3 lin_world(d_->qvel[j.dadr], d_->qvel[j.dadr + 1], d_->qvel[j.dadr + 2]);
+      v_.segment<3>(b.idx_v) = R.transpose() * lin_world;
+      for (int k = 0; k < 3; ++k) v_[b.idx_v + 3 + k] = d_->qvel[j.dadr + 3 + k];
+    } else {
+      q_[b.idx_q] = d_->qpos[j.qadr];
+      v_[b.idx_v] = d_->qvel[j.dadr];
+    }
+  }
+}
+
+void Simulation::forward(const VectorX& tau) {
+  mju_zero(d_->qfrc_applied, m_->nv);
+  for (const JointAddress& j : joints_) {
+    const Body& b = model_.bodies[static_cast<std::size_t>(j.body)];
+    if (b.joint_type == JointType::FreeFlyer) continue;
+    d_->qfrc_applied[j.dadr] = tau[b.idx_v];
+  }
+  mj_forward(m_, d_);
+
+  for (const JointAddress& j : joints_) {
+    const Body& b = model_.bodies[static_cast<std::size_t>(j.body)];
+    if (b.joint_type == JointType::FreeFlyer) {
+      const Vector3 w = v_.segment<3>(b.idx_v + 3), lin = v_.segment<3>(b.idx_v);
+      const Eigen::Quaterniond quat(q_[b.idx_q + 6], q_[b.idx_q + 3], q_[b.idx_q + 4], q_[b.idx_q + 5]);
+      const Vector3 p_ddot(d_->qacc[j.dadr], d_->qacc[j.dadr + 1], d_->qacc[j.dadr + 2]);
+      // Classical acceleration of the base origin -> spatial acceleration in the base frame.
+      a_.segment<3>(b.idx_v) = quat.toRotationMatrix().transpose() * p_ddot - w.cross(lin);
+      for (int k = 0; k < 3; ++k) a_[b.idx_v + 3 + k] = d_->qacc[j.dadr + 3 + k];
+    } else {
+      a_[b.idx_v] = d_->qacc[j.dadr];
+      // Passive forces (joint damping) act on the links too.
+      link_tau_[b.idx_v] =
+          tau[b.idx_v] + d_->qfrc_passive[j.dadr] - armature_[static_cast<std::size_t>(j.body)] * a_[b.idx_v];
+    }
+  }
+
+  std::fill(body_wrench_world_.begin(), body_wrench_world_.end(), Force::Zero());
+  std::fill(contact_wrench_world_.begin(), contact_wrench_world_.end(), Force::Zero());
+  std::fill(plate_wrench_.begin(), plate_wrench_.end(), Force::Zero());
+  active_contacts_ = 0;
+  for (int i = 0; i < d_->ncon; ++i) {
+    const mjContact& c = d_->contact[i];
+    if (c.exclude != 0 || c.efc_address < 0) continue;
+    mjtNum local[6];
+    mj_contactForce(m_, d_, i, local);
+    // Contact frame rows: normal (from geom1 to geom2), then two tangents; the force acts on geom2.
+    Vector3 f_on_geom2 = Vector3::Zero();
+    for (int k = 0; k < 3; ++k)
+      f_on_geom2 += local[k] * Vector3(c.frame[3 * k], c.frame[3 * k + 1], c.frame[3 * k + 2]);
+    const Vector3 point(c.pos[0], c.pos[1], c.pos[2]);
+    ++active_contacts_;
+    for (int side = 0; side < 2; ++side) {
+      const int geom = side == 0 ? c.geom1 : c.geom2;
+      const Vector3 f = side == 0 ? Vector3(-f_on_geom2) : f_on_geom2;
+      const Force wrench_world(f, point.cross(f));
+      const int body = geom_body_[static_cast<std::size_t>(geom)];
+      if (body >= 0) body_wrench_world_[static_cast<std::size_t>(body)] += wrench_world;
+      const int contact = geom_contact_[static_cast<std::size_t>(geom)];
+      if (contact >= 0) contact_wrench_world_[static_cast<std::size_t>(contact)] += wrench_world;
+      const int plate = geom_plate_[static_cast<std::size_t>(geom)];
+      if (plate >= 0) {
+        const Vector3 r = point - plate_origin_[static_cast<std::size_t>(plate)];
+        plate_wrench_[static_cast<std::size_t>(plate)] += Force(f, r.cross(f));
+      }
+    }
+  }
+}
+
+void Simulation::integrate() {
+  mj_Euler(m_, d_);
+  read_state();
+}
+
+}  // namespace dynid
