@@ -9,6 +9,7 @@
 #include "dynid/dynamics/regressor.hpp"
 #include "dynid/dynamics/rnea.hpp"
 #include "dynid/model/urdf_reader.hpp"
+#include "dynid/model/urdf_writer.hpp"
 #include "support/test_models.hpp"
 
 namespace dynid {
@@ -138,6 +139,23 @@ TEST(LockJoints, KeepsUnlockedBodiesAndTheirRegressorColumns) {
               1e-13)
         << locked.bodies[i].name;
   }
+}
+
+TEST(LockJoints, IdentifiedInertiasOfALockedModelWriteBackToTheUrdf) {
+  // Identification runs on the locked model; its body inertias must go back into the user's URDF.
+  // The locked links keep their own inertials, the body's own link takes the rest, so reading the
+  // written file and locking the same joints gives back exactly the identified bodies.
+  const Robot kid = test::bundled_robot("kid_humanoid");
+  std::mt19937 rng(21);
+  const std::vector<JointLock> locks = kid_arm_locks(rng, kid.model);
+  Model identified = lock_joints(kid.model, locks);
+  for (std::size_t i = 1; i < identified.bodies.size(); ++i)
+    identified.bodies[i].inertia += Inertia::from_com(0.05 * static_cast<double>(i), Vector3(0.01, -0.02, 0.015),
+                                                      Vector3(1e-4, 2e-4, 1.5e-4).asDiagonal());
+  const std::string path = test::write_temp_file(write_urdf_inertials(identified, kid.urdf_path).urdf, ".urdf");
+  const Model reread = lock_joints(read_urdf_file(path, {}), locks);
+  ASSERT_EQ(reread.num_moving_bodies(), identified.num_moving_bodies());
+  EXPECT_LT(test::relative_error(reread.inertial_parameters(), identified.inertial_parameters()), 1e-12);
 }
 
 TEST(LockJoints, ErrorsNameTheModelAndTheJoint) {
