@@ -14,6 +14,7 @@
 #include "dynid/dynamics/crba.hpp"
 #include "dynid/dynamics/regressor.hpp"
 #include "dynid/dynamics/rnea.hpp"
+#include "dynid/ident/base_parameters.hpp"
 #include "dynid/model/robot.hpp"
 
 namespace {
@@ -99,6 +100,22 @@ void BM_CentroidalMomentumRate(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_CentroidalMomentumRate);
+
+/// Base parameters, one whole analysis per iteration. Args: random states (0 = default), base rows
+/// only (1) or all rows (0).
+void BM_BaseParameters(benchmark::State& state) {
+  const Fixture& f = fixture();
+  dynid::BaseParameterOptions options;
+  options.num_samples = static_cast<int>(state.range(0));
+  if (state.range(1) == 1) options.rows = dynid::base_link_rows(f.model);
+  for (auto _ : state) benchmark::DoNotOptimize(dynid::compute_base_parameters(f.model, options).K.data());
+}
+BENCHMARK(BM_BaseParameters)
+    ->Args({0, 0})
+    ->Args({0, 1})
+    ->Args({2000, 0})
+    ->Args({2000, 1})
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -13,5 +13,6 @@ using Action = std::function<int()>;
 void register_info(CLI::App& app, Action& action);
 void register_compute(CLI::App& app, Action& action);
 void register_simulate(CLI::App& app, Action& action);
+void register_analyze(CLI::App& app, Action& action);
 
 }  // namespace dynid::cli

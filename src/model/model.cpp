@@ -63,23 +63,21 @@ std::optional<int> Model::find_joint(const std::string& joint_name) const {
   return std::nullopt;
 }
 
-namespace {
-std::string model_label(const Model& m) { return m.source_path.empty() ? "model '" + m.name + "'" : m.source_path; }
-}  // namespace
+std::string Model::label() const { return source_path.empty() ? "model '" + name + "'" : source_path; }
 
 int Model::body_index(const std::string& n) const {
   if (auto i = find_body(n)) return *i;
-  throw std::invalid_argument("link '" + n + "' is not in " + model_label(*this));
+  throw std::invalid_argument("link '" + n + "' is not in " + label());
 }
 
 int Model::frame_index(const std::string& n) const {
   if (auto i = find_frame(n)) return *i;
-  throw std::invalid_argument("frame '" + n + "' is not in " + model_label(*this));
+  throw std::invalid_argument("frame '" + n + "' is not in " + label());
 }
 
 int Model::joint_index(const std::string& n) const {
   if (auto i = find_joint(n)) return *i;
-  throw std::invalid_argument("joint '" + n + "' is not in " + model_label(*this));
+  throw std::invalid_argument("joint '" + n + "' is not in " + label());
 }
 
 std::vector<std::string> Model::velocity_names() const {
@@ -163,7 +161,7 @@ int Model::add_body(Body body) {
 
 void Model::add_frame(Frame frame) {
   if (find_frame(frame.name))
-    throw std::invalid_argument("frame name '" + frame.name + "' is used twice in " + model_label(*this));
+    throw std::invalid_argument("frame name '" + frame.name + "' is used twice in " + label());
   frames.push_back(std::move(frame));
 }
 

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -128,6 +129,55 @@ TEST(Cli, BadInputIsOneLineAndNonZero) {
   expect_one_line_error(run("compute " + urdf + " --state " + str + " --quantity torque"), "quantity");
   const std::string base = temp_file("b.json", "{\"base\": {\"position\": [0, 0, 1]}}");
   expect_one_line_error(run("compute " + urdf + " --state " + base + " --quantity rnea"), "fixed base");
+}
+
+TEST(Cli, AnalyzeBaseParametersOfAPendulum) {
+  // One pitch joint fixed to the world, gravity -z: the torque is the y component, so only m c_x,
+  // m c_z (through gravity) and I_yy about the pivot act; the other 7 parameters never do.
+  const Result r = run("analyze base-parameters " + temp_file("p.urdf", kUrdf) + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  for (const char* key :
+       {"model", "floating_base", "rows", "equations", "locked_joints", "num_standard_parameters",
+        "num_base_parameters", "base_parameters", "regrouped_parameters", "unidentifiable_parameters", "rank_decision"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["num_standard_parameters"], 10);
+  EXPECT_EQ(j["num_base_parameters"], 3);
+  std::vector<std::string> names;
+  for (const auto& p : j["base_parameters"]) names.push_back(p["name"]);
+  EXPECT_EQ(names, (std::vector<std::string>{"rod.mcx", "rod.mcz", "rod.Iyy"}));
+  std::vector<std::string> unidentifiable;
+  for (const auto& u : j["unidentifiable_parameters"]) {
+    unidentifiable.push_back(u["parameter"]);
+    EXPECT_EQ(u["reason"], "does not affect any selected equation");
+  }
+  EXPECT_EQ(unidentifiable,
+            (std::vector<std::string>{"rod.m", "rod.mcy", "rod.Ixx", "rod.Ixy", "rod.Ixz", "rod.Iyz", "rod.Izz"}));
+  expect_one_line_error(run("analyze base-parameters " + temp_file("p.urdf", kUrdf) + " --rows base"), "fixed base");
+}
+
+TEST(Cli, AnalyzeBaseParametersOfTheKidHumanoidWithArmsLocked) {
+  // Paper 003 appendix B: 13 bodies x 10 - 3 x 12 leg links = 94, from all rows and base rows alike.
+  std::string locks;
+  for (const char* side : {"l_", "r_"})
+    for (const char* joint : {"shoulder_pitch", "shoulder_roll", "shoulder_yaw", "elbow"})
+      locks += std::string(" --lock ") + side + joint + (std::string(joint) == "elbow" ? "=-0.3" : "=0.1");
+  for (const char* rows : {"all", "base"}) {
+    const Result r = run("analyze base-parameters kid_humanoid --rows " + std::string(rows) + locks + " --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j["num_standard_parameters"], 130);
+    EXPECT_EQ(j["num_base_parameters"], 94) << rows;
+    EXPECT_EQ(j["locked_joints"].size(), 8u);
+  }
+  const Result text = run("analyze base-parameters kid_humanoid" + locks);
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("base parameters:     94"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("pelvis.m "), std::string::npos) << text.out;
+  expect_one_line_error(run("analyze base-parameters kid_humanoid --lock l_wrist=0"), "joint 'l_wrist'");
+  expect_one_line_error(run("analyze base-parameters kid_humanoid --lock l_knee"), "JOINT=VALUE");
+  expect_one_line_error(run("analyze base-parameters kid_humanoid --lock l_knee=abc"), "not a number");
+  expect_one_line_error(run("analyze base-parameters kid_humanoid --rows some"), "dynid:");
 }
 
 }  // namespace

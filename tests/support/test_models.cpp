@@ -72,27 +72,6 @@ std::string random_tree_urdf(int num_links, unsigned seed, bool include_fixed, b
   return x.str();
 }
 
-State random_state(const Model& model, std::mt19937& rng, double scale) {
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  State s{model.neutral_configuration(), VectorX(model.nv), VectorX(model.nv)};
-  for (std::size_t i = 1; i < model.bodies.size(); ++i) {
-    const Body& b = model.bodies[i];
-    if (b.joint_type == JointType::FreeFlyer) {
-      s.q.segment<3>(b.idx_q) = Vector3(u(rng), u(rng), u(rng));
-      s.q.segment<4>(b.idx_q + 3) = Eigen::Vector4d(u(rng), u(rng), u(rng), u(rng)).normalized();
-    } else if (std::isfinite(b.limits.lower) && std::isfinite(b.limits.upper)) {
-      s.q[b.idx_q] = b.limits.lower + 0.5 * (u(rng) + 1.0) * (b.limits.upper - b.limits.lower);
-    } else {
-      s.q[b.idx_q] = 3.0 * u(rng);
-    }
-  }
-  for (int i = 0; i < model.nv; ++i) {
-    s.v[i] = scale * u(rng);
-    s.a[i] = scale * u(rng);
-  }
-  return s;
-}
-
 std::vector<std::string> bundled_robots() {
   std::vector<std::string> names;
   for (const auto& e : fs::directory_iterator(DYNID_MODELS_DIR))

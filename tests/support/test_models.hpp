@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "dynid/model/random_state.hpp"
 #include "dynid/model/robot.hpp"
 
 namespace dynid::test {
@@ -19,12 +20,9 @@ namespace dynid::test {
 /// MuJoCo's URDF importer takes without its own, looser, eigen-decomposition.
 std::string random_tree_urdf(int num_links, unsigned seed, bool include_fixed = true, bool principal_tensors = false);
 
-struct State {
-  VectorX q, v, a;
-};
-
-/// Random configuration within joint limits (unit quaternion for a floating base), random v and a.
-State random_state(const Model& model, std::mt19937& rng, double scale = 1.0);
+/// Random states come from the library (model/random_state.hpp) so tests and analyses sample alike.
+using State = StateSample;
+using dynid::random_state;
 
 /// Stems of the bundled robots (models/*.urdf).
 std::vector<std::string> bundled_robots();

@@ -13,13 +13,9 @@ using ConstVec = Eigen::Ref<const VectorX>;
 /// parent body frame -> body frame at configuration q (dim nq).
 inline SE3 transform(const Body& b, const ConstVec& q) {
   switch (b.joint_type) {
-    case JointType::Revolute: {
-      const Matrix3 R = rotation_about_axis(b.axis, q[b.idx_q]);
-      return {b.joint_placement.rotation * R, b.joint_placement.translation};
-    }
+    case JointType::Revolute:
     case JointType::Prismatic:
-      return {b.joint_placement.rotation,
-              b.joint_placement.translation + b.joint_placement.rotation * (b.axis * q[b.idx_q])};
+      return b.placement_at(q[b.idx_q]);
     case JointType::FreeFlyer: {
       const Eigen::Quaterniond quat(q[b.idx_q + 6], q[b.idx_q + 3], q[b.idx_q + 4], q[b.idx_q + 5]);
       const SE3 jMb(quat.toRotationMatrix(), q.segment<3>(b.idx_q));

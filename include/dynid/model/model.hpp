@@ -34,6 +34,14 @@ struct Body {
   JointLimits limits;
   Inertia inertia;                 ///< in this body's frame, including merged fixed children
   std::vector<std::string> links;  ///< URDF links merged into this body (the body's own link first)
+
+  /// parent body frame -> this body's frame with its 1-DOF (revolute or prismatic) joint at
+  /// `position` [rad] or [m]. Inline: the recursive algorithms call it for every body.
+  SE3 placement_at(double position) const {
+    if (joint_type == JointType::Prismatic)
+      return {joint_placement.rotation, joint_placement.translation + joint_placement.rotation * (axis * position)};
+    return {joint_placement.rotation * rotation_about_axis(axis, position), joint_placement.translation};
+  }
 };
 
 enum class FrameKind { Link, Imu, Accelerometer, ForceTorque, Contact, Marker };
@@ -77,6 +85,8 @@ class Model {
   int num_moving_bodies() const { return static_cast<int>(bodies.size()) - 1; }
   /// Total mass, universe included [kg].
   double total_mass() const;
+  /// How errors name this model: its source file, or "model 'NAME'" for a model built in code.
+  std::string label() const;
 
   std::optional<int> find_body(const std::string& link_or_body) const;
   std::optional<int> find_frame(const std::string& name) const;

@@ -1,0 +1,123 @@
+// dynid analyze base-parameters MODEL [--rows all|base] [--lock JOINT=VALUE ...] [--json]
+//   [--samples N] [--seed N] [--tolerance T]
+// Which inertial parameters of a robot its equations can identify, and in which combinations.
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "dynid/ident/base_parameters.hpp"
+#include "dynid/model/lock_joints.hpp"
+#include "dynid/model/robot.hpp"
+
+namespace dynid::cli {
+namespace {
+
+using json = nlohmann::json;
+
+/// "l_elbow=0.3" -> {l_elbow, 0.3}; the value in rad (m for a prismatic joint).
+JointLock parse_lock(const std::string& text) {
+  const std::size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+    throw std::invalid_argument("--lock '" + text + "' is not JOINT=VALUE");
+  const std::string value = text.substr(eq + 1);
+  std::size_t used = 0;
+  double position = 0.0;
+  try {
+    position = std::stod(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != value.size()) throw std::invalid_argument("--lock '" + text + "': '" + value + "' is not a number");
+  return {text.substr(0, eq), position};
+}
+
+json to_json(const Robot& robot, const Model& model, const std::vector<JointLock>& locks, const std::string& rows,
+             const BaseParameters& base) {
+  json out;
+  out["model"] = model.name;
+  out["file"] = robot.urdf_path;
+  out["floating_base"] = model.floating_base;
+  json locked = json::array();
+  for (const JointLock& l : locks) locked.push_back({{"joint", l.joint}, {"position", l.position}});
+  out["locked_joints"] = locked;
+  out["rows"] = rows;
+  out["equations"] = base.row_names;
+  out["num_standard_parameters"] = base.num_standard();
+  out["num_base_parameters"] = base.num_base();
+  json params = json::array();
+  for (int k = 0; k < base.num_base(); ++k) {
+    json terms = json::array();
+    for (const ParameterTerm& t : base.groups[static_cast<std::size_t>(k)])
+      terms.push_back(
+          {{"parameter", base.parameter_names[static_cast<std::size_t>(t.parameter)]}, {"coefficient", t.coefficient}});
+    params.push_back({{"name", base.name(k)}, {"expression", base.expression(k)}, {"terms", terms}});
+  }
+  out["base_parameters"] = params;
+  json regrouped = json::array();
+  for (int d : base.dependent) regrouped.push_back(base.parameter_names[static_cast<std::size_t>(d)]);
+  out["regrouped_parameters"] = regrouped;
+  json unidentifiable = json::array();
+  for (const UnidentifiableParameter& u : base.unidentifiable)
+    unidentifiable.push_back(
+        {{"parameter", base.parameter_names[static_cast<std::size_t>(u.parameter)]}, {"reason", u.reason}});
+  out["unidentifiable_parameters"] = unidentifiable;
+  out["rank_decision"] = {{"samples", base.num_samples},
+                          {"seed", base.seed},
+                          {"tolerance", base.rank_tolerance},
+                          {"smallest_independent_distance", base.smallest_independent_distance},
+                          {"largest_dependent_distance", base.largest_dependent_distance}};
+  return out;
+}
+
+}  // namespace
+
+void register_analyze(CLI::App& app, Action& action) {
+  auto* analyze = app.add_subcommand("analyze", "Structural analyses of a model: base-parameters");
+  analyze->require_subcommand(1);
+  auto* cmd = analyze->add_subcommand(
+      "base-parameters", "Identifiable (base) inertial parameters, how they regroup, and which cannot be identified");
+  struct Args {
+    std::string model, rows = "all";
+    std::vector<std::string> locks;
+    bool json = false;
+    BaseParameterOptions options;
+  };
+  auto args = std::make_shared<Args>();
+  cmd->add_option("MODEL", args->model, "URDF file or bundled robot name")->required();
+  cmd->add_option("--rows", args->rows,
+                  "Equations used: all (base wrench and joint torques) or base (base wrench only)")
+      ->check(CLI::IsMember({"all", "base"}));
+  cmd->add_option("--lock", args->locks, "Hold a joint at a position: JOINT=VALUE (rad or m); repeatable")
+      ->allow_extra_args(false);
+  cmd->add_flag("--json", args->json, "Print JSON (docs/base-parameters.md)");
+  cmd->add_option("--samples", args->options.num_samples, "Random states stacked (default: 4 rows per parameter)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--seed", args->options.seed, "Seed of the random states");
+  cmd->add_option("--tolerance", args->options.rank_tolerance, "Rank tolerance on unit-norm columns")
+      ->check(CLI::Range(1e-15, 0.1));
+  cmd->callback([&action, args] {
+    action = [args] {
+      const Robot robot = load_robot(args->model);
+      std::vector<JointLock> locks;
+      for (const std::string& text : args->locks) locks.push_back(parse_lock(text));
+      const Model model = locks.empty() ? robot.model : lock_joints(robot.model, locks);
+      BaseParameterOptions options = args->options;
+      options.rows = args->rows == "base" ? base_link_rows(model) : all_equation_rows(model);
+      const BaseParameters base = compute_base_parameters(model, options);
+      if (args->json) {
+        std::cout << to_json(robot, model, locks, args->rows, base).dump(1) << "\n";
+        return 0;
+      }
+      if (!locks.empty()) {
+        std::cout << "locked joints:";
+        for (const JointLock& l : locks) std::cout << " " << l.joint << "=" << l.position;
+        std::cout << " (" << model.nv << " DOF remain)\n";
+      }
+      std::cout << format_report(base);
+      return 0;
+    };
+  });
+}
+
+}  // namespace dynid::cli
