@@ -12,5 +12,6 @@ using Action = std::function<int()>;
 
 void register_info(CLI::App& app, Action& action);
 void register_compute(CLI::App& app, Action& action);
+void register_mocap(CLI::App& app, Action& action);
 
 }  // namespace dynid::cli

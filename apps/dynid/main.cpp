@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   dynid::cli::Action action;
   dynid::cli::register_info(app, action);
   dynid::cli::register_compute(app, action);
+  dynid::cli::register_mocap(app, action);
 
   std::string help_topic;
   CLI::App* help = app.add_subcommand("help", "Show help for dynid or one of its commands");
