@@ -180,4 +180,67 @@ TEST(Cli, AnalyzeBaseParametersOfTheKidHumanoidWithArmsLocked) {
   expect_one_line_error(run("analyze base-parameters kid_humanoid --rows some"), "dynid:");
 }
 
+// dynid mocap inspect on the synthetic C3D of tests/data/mocap (c3d_fixture_test.cpp) and a TRC.
+TEST(Cli, MocapInspectC3dJson) {
+  const Result r = run("mocap inspect " + std::string(DYNID_TEST_DATA_DIR) + "/mocap/four_plates.c3d --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["points"]["count"], 3);
+  EXPECT_EQ(j["points"]["rate"], 100.0);
+  EXPECT_EQ(j["points"]["labels"], json::array({"LASI", "RASI", "LTOE"}));
+  EXPECT_EQ(j["frames"]["first"], 1);
+  EXPECT_EQ(j["frames"]["last"], 12);
+  EXPECT_EQ(j["frames"]["count"], 12);
+  EXPECT_EQ(j["analogs"]["count"], 27);
+  EXPECT_EQ(j["analogs"]["rate"], 200.0);
+  ASSERT_EQ(j["force_plates"].size(), 4u);
+  const int types[] = {2, 3, 4, 1};
+  for (std::size_t i = 0; i < 4; ++i) {
+    const json& p = j["force_plates"][i];
+    EXPECT_EQ(p["type"], types[i]);
+    ASSERT_EQ(p["corners"].size(), 4u);
+    EXPECT_EQ(p["origin"].size(), 3u);
+    EXPECT_TRUE(p["cop_first"].is_null()) << "the first frame is unloaded (4 N)";
+    // Frame 2 loads each plate at its centre + (-4 cm, 2.6 cm), world frame, metres.
+    const json& cop = p["first_loaded"]["cop"];
+    EXPECT_EQ(p["first_loaded"]["frame"], 2);
+    EXPECT_NEAR(cop[0].get<double>(), 0.3 + 0.7 * static_cast<double>(i) - 0.04, 1e-3);
+    EXPECT_NEAR(cop[1].get<double>(), 0.276, 1e-3);
+  }
+  EXPECT_EQ(run("mocap inspect " + std::string(DYNID_TEST_DATA_DIR) + "/mocap/four_plates.c3d --cop-threshold 1 --json")
+                .out.find("\"cop_first\": null"),
+            std::string::npos);
+}
+
+TEST(Cli, MocapInspectTrc) {
+  const std::string trc = temp_file("m.trc",
+                                    "PathFileType\t4\t(X/Y/Z)\tm.trc\n"
+                                    "DataRate\tCameraRate\tNumFrames\tNumMarkers\tUnits\n"
+                                    "60\t60\t2\t1\tmm\n"
+                                    "Frame#\tTime\tHEAD\t\t\n"
+                                    "\t\tX1\tY1\tZ1\n"
+                                    "1\t0\t1\t2\t1700\n"
+                                    "2\t0.0167\t\t\t\n");
+  const Result r = run("mocap inspect " + trc + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["points"]["count"], 1);
+  EXPECT_EQ(j["points"]["rate"], 60.0);
+  EXPECT_EQ(j["frames"]["count"], 2);
+  EXPECT_EQ(j["analogs"]["count"], 0);
+  EXPECT_TRUE(j["force_plates"].empty());
+  EXPECT_EQ(run("mocap inspect " + trc).code, 0);
+}
+
+TEST(Cli, MocapInspectErrorsAreOneLine) {
+  std::ifstream in(std::string(DYNID_TEST_DATA_DIR) + "/mocap/four_plates.c3d", std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  const std::string cut = temp_file("cut.c3d", bytes.substr(0, 1500));
+  expect_one_line_error(run("mocap inspect " + cut), cut + ": truncated");
+  expect_one_line_error(run("mocap inspect /nonexistent/x.c3d"), "cannot open");
+  expect_one_line_error(run("mocap inspect " + temp_file("x.csv", "a,b\n")), "unknown motion-capture file type");
+  expect_one_line_error(run("mocap inspect " + temp_file("bad.trc", "hello\n")), "not a TRC file");
+  expect_one_line_error(run("mocap"), "dynid:");
+}
+
 }  // namespace

@@ -1,0 +1,126 @@
+// Damaged C3D files give a std::runtime_error naming the file and the problem, never a crash:
+// specific damage, then every truncation and many single-byte corruptions of a valid file.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "dynid/mocap/c3d_reader.hpp"
+#include "dynid/mocap/c3d_writer.hpp"
+#include "mocap/mocap_fixtures.hpp"
+
+namespace dynid {
+namespace {
+
+using testing::synthetic_c3d;
+
+// Reads as dynid mocap inspect does: the file, the SI view, every plate's wrenches.
+void read_everything(const std::string& bytes) {
+  const MocapRecording rec = recording_from_c3d(parse_c3d(bytes, "fuzz.c3d"), "fuzz.c3d");
+  for (const ForcePlate& plate : rec.force_plates) ground_reaction_series(plate, rec.analogs);
+}
+
+void expect_error(const std::string& bytes, const std::string& fragment) {
+  try {
+    read_everything(bytes);
+    FAIL() << "expected an error with '" << fragment << "'";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind("fuzz.c3d: ", 0), 0u) << e.what();
+  }
+}
+
+void put_i16(std::string& bytes, std::size_t at, int value) {
+  bytes[at] = static_cast<char>(value & 0xFF);
+  bytes[at + 1] = static_cast<char>((value >> 8) & 0xFF);
+}
+
+std::size_t find_name(const std::string& bytes, const std::string& name) {
+  const std::size_t at = bytes.find(name);
+  EXPECT_NE(at, std::string::npos) << name;
+  return at;
+}
+
+TEST(C3dMalformed, SpecificDamage) {
+  const std::string good = c3d_bytes(synthetic_c3d(C3dProcessor::Intel, false).file);
+  expect_error(good.substr(0, 100), "truncated");
+  expect_error(good.substr(0, good.size() - 600), "truncated");
+
+  std::string not_c3d = good;
+  not_c3d[1] = 'x';
+  expect_error(not_c3d, "not a C3D file");
+
+  std::string processor = good;
+  processor[512 + 3] = 99;
+  expect_error(processor, "unknown processor type 99");
+
+  std::string param_pointer = good;
+  param_pointer[0] = 100;
+  expect_error(param_pointer, "bad parameter pointer");
+
+  // The pointer after POINT:SCALE's name sent far past the section.
+  std::string next = good;
+  put_i16(next, find_name(next, "SCALE") + 5, 30000);
+  expect_error(next, "bad parameter pointer");
+
+  std::string bad_type = good;
+  bad_type[find_name(bad_type, "SCALE") + 7] = 3;
+  expect_error(bad_type, "type 3");
+
+  // More frames than the data hold.
+  std::string frames = good;
+  put_i16(frames, 8, 200);
+  expect_error(frames, "truncated");
+
+  // Unknown plate type (TYPE is Int16 [4]: 2 3 4 1).
+  std::string plate = good;
+  put_i16(plate, find_name(plate, "TYPE") + 9, 9);  // name, pointer, type, 1 dimension, 4
+  expect_error(plate, "force plate 1: TYPE 9 is not supported");
+
+  // A plate channel beyond the analog channels.
+  std::string channel = good;
+  put_i16(channel, find_name(channel, "CHANNEL") + 13, 99);  // name, pointer, type, 2 dimensions
+  expect_error(channel, "CHANNEL names analog channel 99");
+
+  // A NaN rate.
+  C3dFile nan_rate = synthetic_c3d(C3dProcessor::Intel, true).file;
+  std::string bytes = c3d_bytes(nan_rate);
+  const std::size_t rate = bytes.find("RATE");
+  const float nan = std::nanf("");
+  std::memcpy(&bytes[rate + 4 + 4], &nan, 4);
+  expect_error(bytes, "POINT:RATE is nan");
+}
+
+TEST(C3dMalformed, EveryTruncationIsAnErrorNotACrash) {
+  for (const bool float_storage : {false, true}) {
+    const std::string good = c3d_bytes(synthetic_c3d(C3dProcessor::Dec, float_storage).file);
+    for (std::size_t n = 0; n < good.size(); n += (n < 4096 ? 1 : 61)) {
+      try {
+        read_everything(good.substr(0, n));
+      } catch (const std::runtime_error&) {
+      }
+    }
+  }
+}
+
+TEST(C3dMalformed, CorruptedBytesAreErrorsNotCrashes) {
+  const std::string good = c3d_bytes(synthetic_c3d(C3dProcessor::Intel, false).file);
+  int errors = 0, reads = 0;
+  for (std::size_t at = 0; at < good.size(); at += (at < 4096 ? 1 : 13))
+    for (const int value : {0x00, 0xFF, 0x7F, 0x80, 0x55}) {
+      std::string bad = good;
+      bad[at] = static_cast<char>(value);
+      try {
+        read_everything(bad);
+        ++reads;
+      } catch (const std::runtime_error&) {
+        ++errors;
+      }
+    }
+  EXPECT_GT(errors, 100);
+  EXPECT_GT(reads, 100);
+}
+
+}  // namespace
+}  // namespace dynid
