@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "dynid/ident/base_parameters.hpp"
+#include "dynid/ident/sensor_projection.hpp"
 #include "dynid/model/lock_joints.hpp"
 #include "dynid/model/robot.hpp"
 
@@ -73,7 +74,7 @@ json to_json(const Robot& robot, const Model& model, const std::vector<JointLock
 }  // namespace
 
 void register_analyze(CLI::App& app, Action& action) {
-  auto* analyze = app.add_subcommand("analyze", "Structural analyses of a model: base-parameters");
+  auto* analyze = app.add_subcommand("analyze", "Structural analyses of a model: base-parameters, sensors");
   analyze->require_subcommand(1);
   auto* cmd = analyze->add_subcommand(
       "base-parameters", "Identifiable (base) inertial parameters, how they regroup, and which cannot be identified");
@@ -115,6 +116,25 @@ void register_analyze(CLI::App& app, Action& action) {
         std::cout << " (" << model.nv << " DOF remain)\n";
       }
       std::cout << format_report(base);
+      return 0;
+    };
+  });
+
+  // dynid analyze sensors MODEL: the minimal force-sensor sets per contact state (paper 004 IV-D).
+  auto* sensors = analyze->add_subcommand(
+      "sensors", "Minimal force-sensor sets for whole-body identification, per contact state (paper 004)");
+  auto sensor_model = std::make_shared<std::string>();
+  sensors->add_option("MODEL", *sensor_model, "URDF file or bundled robot name (with its sidecar)")->required();
+  sensors->callback([&action, sensor_model] {
+    action = [sensor_model] {
+      const Robot robot = load_robot(*sensor_model);
+      if (!robot.sidecar) throw std::runtime_error(robot.urdf_path + " has no sidecar: its contacts are unknown");
+      if (!robot.model.floating_base)
+        throw std::runtime_error(robot.model.name + " has a fixed base: every joint torque sensor is needed");
+      std::cout << "minimal force sensing per contact state of " << robot.model.name
+                << " (rank(S_b V_x) = 6, paper 004 IV-D)\n";
+      for (const std::string& line : minimal_sensor_sets(robot.model, *robot.sidecar))
+        std::cout << "  " << line << "\n";
       return 0;
     };
   });

@@ -244,3 +244,15 @@ TEST(Cli, MocapInspectErrorsAreOneLine) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Cli, AnalyzeSensorsListsEveryContactState) {
+  const Result r = run("analyze sensors biped16");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("no contact (flight)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("joint torques of 7 joints"), std::string::npos) << r.out;
+  expect_one_line_error(run("analyze sensors servo_bench"), "fixed base");
+}
+
+}  // namespace
