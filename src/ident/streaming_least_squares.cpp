@@ -55,6 +55,16 @@ const MatrixX& StreamingLeastSquares::information_factor() {
   return R_top_;
 }
 
+VectorX StreamingLeastSquares::factor_rhs() {
+  fold();
+  return R_.col(p_).head(p_);
+}
+
+double StreamingLeastSquares::residual_sum_of_squares() {
+  fold();
+  return R_(p_, p_) * R_(p_, p_);
+}
+
 LeastSquaresSolution StreamingLeastSquares::solve(const std::vector<std::string>& names, double rank_tolerance) {
   fold();
   if (rows_ < p_)

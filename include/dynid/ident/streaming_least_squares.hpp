@@ -44,6 +44,9 @@ class StreamingLeastSquares {
 
   /// The accumulated p x p factor R with R^T R = A^T W A (after folding pending rows).
   const MatrixX& information_factor();
+  /// z with ||W^(1/2)(A x - b)||^2 = ||R x - z||^2 + residual_sum_of_squares() for every x.
+  VectorX factor_rhs();
+  double residual_sum_of_squares();
 
  private:
   void fold();
