@@ -10,6 +10,7 @@
 #include "dynid/model/urdf_writer.hpp"
 #include "dynid/sim/dataset_recorder.hpp"
 #include "dynid/sim/joint_servo.hpp"
+#include "dynid/sim/servo_bench.hpp"
 #include "dynid/sim/simulation.hpp"
 #include "dynid/sim/static_poses.hpp"
 #include "dynid/sim/true_model.hpp"
@@ -22,7 +23,7 @@ using json = nlohmann::json;
 
 // The squat of paper 000 is written (run_squat) but not offered yet: without a balance stabilizer
 // the true robot, heavier than the nominal model its IK uses, drifts off its feet.
-std::vector<std::string> scenario_names() { return {"static-poses"}; }
+std::vector<std::string> scenario_names() { return {"static-poses", "servo-bench"}; }
 
 namespace {
 
@@ -51,7 +52,7 @@ struct Run {
   Run(const Robot& r, const ScenarioOptions& o, const SceneSpec& s, const StreamRates& rates)
       : robot(r),
         options(o),
-        truth(make_true_model(r.model, true_total_mass(r.model.name, r.model.total_mass()), o.seed)),
+        truth(make_true_model(r.model, true_total_mass(r.model), o.seed)),
         scene(s),
         truth_data(truth.model),
         rates_(rates) {}
@@ -68,6 +69,12 @@ struct Run {
                           .body);
     servo = std::make_unique<JointServo>(robot.model, q_ref, joint_armature(robot.model, *robot.sidecar), soles);
     scene.joint_damping = servo->damping_per_body();
+    start_simulation();
+  }
+
+  /// The simulation of the scene as it is and its recorder (without stance servos, a scenario
+  /// computes every joint torque itself).
+  void start_simulation() {
     sim = std::make_unique<Simulation>(truth.model, *robot.sidecar, scene);
     recorder =
         std::make_unique<DatasetRecorder>(options.out_dir, truth.model, *robot.sidecar, scene,
@@ -238,6 +245,8 @@ void check_scenario(const Robot& robot, const ScenarioOptions& options) {
     for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
     throw std::invalid_argument("unknown scenario '" + options.scenario + "' (known: " + list + ")");
   }
+  if (options.out_dir.empty()) throw std::invalid_argument("no output directory (--out)");
+  if (options.scenario == "servo-bench") return check_servo_bench(robot);
   if (!robot.sidecar)
     throw std::invalid_argument(robot.urdf_path + " has no sidecar; scenario '" + options.scenario +
                                 "' needs its contacts (docs/robot-sidecar.md)");
@@ -247,7 +256,6 @@ void check_scenario(const Robot& robot, const ScenarioOptions& options) {
   if (robot.sidecar->contacts.size() < 2)
     throw std::invalid_argument("scenario '" + options.scenario + "' needs two sole contacts in " +
                                 robot.sidecar->source_path);
-  if (options.out_dir.empty()) throw std::invalid_argument("no output directory (--out)");
 }
 
 ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options) {
@@ -259,6 +267,7 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
     scene.floor = false;
     scene.plates = default_force_plates();
   }
+  if (options.scenario == "servo-bench") scene.floor = false;  // the leg swings free of the table
   if (options.scenario == "static-poses") {
     // Settled poses: slow streams suffice except the plates and the mocap (their own rates).
     rates.truth_hz = rates.encoders_hz = rates.imu_hz = rates.ft_hz = 100.0;
@@ -269,9 +278,17 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
     run_static_poses(run);
   else if (options.scenario == "squat")
     run_squat(run);
+  ServoBenchResult bench;
+  if (options.scenario == "servo-bench") {
+    run.start_simulation();
+    bench = run_servo_bench(run.truth.model, *robot.sidecar, options, *run.sim, *run.recorder);
+    run.simulated = run.sim->time();
+    run.segments.push_back({"servo swing", "servo-bench", bench.record_start_s, bench.record_end_s, 0.0, 0.0});
+  }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (!run.recorder) throw std::logic_error("scenario did not start a simulation");
-  const auto streams = run.recorder->finish();
+  auto streams = run.recorder->finish();
+  if (options.scenario == "servo-bench") streams.push_back({bench.stream, {bench.stream_file, bench.stream_rate_hz}});
 
   write_urdf_file(run.truth.model, robot.urdf_path, options.out_dir + "/truth.urdf");
 
@@ -326,6 +343,8 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
                              {"mass", p.mass},
                              {"position", {p.position_in_body.x(), p.position_in_body.y(), p.position_in_body.z()}}});
   dataset["truth_perturbations"] = perturbations;
+  for (const auto& [joint, values] : bench.actuators_truth)
+    for (const auto& [key, value] : values) dataset["actuators_truth"][joint][key] = value;
   write_file_atomically(options.out_dir + "/dataset.json", dataset.dump(2) + "\n");
 
   json summary{{"scenario", s.scenario},
@@ -345,6 +364,7 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
     summary["max_joint_speed_in_windows"] = max_speed;
     summary["max_cop_gcom_error_mm"] = 1e3 * max_cop;
   }
+  for (const auto& [key, value] : bench.summary) summary[key] = value;
   s.summary_json = summary.dump(2) + "\n";
   write_file_atomically(options.out_dir + "/summary.json", s.summary_json);
   return s;

@@ -11,6 +11,13 @@ double true_total_mass(const std::string& robot_name, double nominal_total_mass)
   return 1.10 * nominal_total_mass;
 }
 
+double true_total_mass(const Model& nominal) {
+  if (nominal.name == "adult_humanoid" || nominal.name == "kid_humanoid" || nominal.floating_base)
+    return true_total_mass(nominal.name, nominal.total_mass());
+  const double welded = nominal.bodies.empty() ? 0.0 : nominal.bodies.front().inertia.mass;
+  return nominal.total_mass() + 0.10 * (nominal.total_mass() - welded);
+}
+
 namespace {
 
 /// Radius of gyration about the COM, a length scale for where added masses can sit.
@@ -38,7 +45,7 @@ TrueModel make_true_model(const Model& nominal, double target_total_mass, unsign
   std::vector<int> base_bodies;
   for (int i = 1; i < static_cast<int>(nominal.bodies.size()); ++i) {
     const Body& b = nominal.bodies[static_cast<std::size_t>(i)];
-    if (b.parent == 0 || is_trunk(b.name))
+    if ((nominal.floating_base && b.parent == 0) || is_trunk(b.name))
       base_bodies.push_back(i);
     else
       limb_mass += b.inertia.mass;
@@ -60,20 +67,22 @@ TrueModel make_true_model(const Model& nominal, double target_total_mass, unsign
   };
   auto random_dir = [&] { return Vector3(u(rng), u(rng), u(rng)); };
 
-  const double battery = limb_mass > 0.0 ? 0.4 * missing : missing;
+  const double battery = base_bodies.empty() ? 0.0 : (limb_mass > 0.0 ? 0.4 * missing : missing);
+  // Without a base to carry batteries, motors, cables and paint share all of the missing mass.
+  const double limb_scale = base_bodies.empty() ? 1.0 / 0.6 : 1.0;
   for (int i : base_bodies) add(i, "battery", battery / static_cast<double>(base_bodies.size()), random_dir(), 0.6);
   if (limb_mass > 0.0) {
     for (int i = 1; i < static_cast<int>(nominal.bodies.size()); ++i) {
       const Body& b = nominal.bodies[static_cast<std::size_t>(i)];
-      if (b.parent == 0 || is_trunk(b.name)) continue;
+      if ((nominal.floating_base && b.parent == 0) || is_trunk(b.name)) continue;
       const double share = b.inertia.mass / limb_mass;
-      add(i, "motor", 0.3 * missing * share, random_dir(), 0.5);
+      add(i, "motor", 0.3 * limb_scale * missing * share, random_dir(), 0.5);
       // Cables run toward the parent joint: the body frame origin is at that joint.
       const Vector3 toward_joint = -b.inertia.com().normalized();
-      add(i, "cable", 0.2 * missing * share, toward_joint.allFinite() ? toward_joint : random_dir(), 0.8);
+      add(i, "cable", 0.2 * limb_scale * missing * share, toward_joint.allFinite() ? toward_joint : random_dir(), 0.8);
     }
   }
-  const double paint_total = limb_mass > 0.0 ? 0.1 * missing : 0.0;
+  const double paint_total = limb_mass > 0.0 ? 0.1 * limb_scale * missing : 0.0;
   for (int i = 1; i < static_cast<int>(nominal.bodies.size()) && paint_total > 0.0; ++i) {
     const Body& b = nominal.bodies[static_cast<std::size_t>(i)];
     add(i, "paint", paint_total * b.inertia.mass / total_moving, random_dir(), 0.9);

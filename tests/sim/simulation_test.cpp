@@ -13,6 +13,7 @@
 #include "dynid/model/urdf_reader.hpp"
 #include "dynid/sim/scenario.hpp"
 #include "dynid/sim/true_model.hpp"
+#include "support/scratch_files.hpp"
 #include "support/test_models.hpp"
 
 namespace dynid {
@@ -21,11 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-std::string fresh_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("dynid_sim_test_" + std::to_string(::getpid())) / name;
-  fs::remove_all(dir);
-  return dir.string();
-}
+std::string fresh_dir(const std::string& name) { return test::fresh_dir("sim_test", name); }
 
 ScenarioOptions static_options(const std::string& dir, NoiseLevel noise, int poses = 7, unsigned seed = 3) {
   ScenarioOptions o;
@@ -37,12 +34,7 @@ ScenarioOptions static_options(const std::string& dir, NoiseLevel noise, int pos
   return o;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test::read_file;
 
 TEST(TrueModel, AddsTheDocumentedMassAndStaysPhysical) {
   for (const char* stem : {"adult_humanoid", "kid_humanoid", "walker"}) {
@@ -58,6 +50,27 @@ TEST(TrueModel, AddsTheDocumentedMassAndStaysPhysical) {
   }
   EXPECT_DOUBLE_EQ(true_total_mass("adult_humanoid", 67.55), 77.6);
   EXPECT_DOUBLE_EQ(true_total_mass("kid_humanoid", 6.7), 8.0);
+}
+
+TEST(TrueModel, FixedBaseBenchPerturbsOnlyTheMovingLeg) {
+  const Model nominal = test::bundled_robot("servo_bench").model;
+  ASSERT_FALSE(nominal.floating_base);
+  const double welded = nominal.bodies.front().inertia.mass;
+  const double moving = nominal.total_mass() - welded;
+  const double target = true_total_mass(nominal);
+  EXPECT_NEAR(target - nominal.total_mass(), 0.10 * moving, 1e-12);
+  const TrueModel truth = make_true_model(nominal, target, 5);
+  EXPECT_NEAR(truth.model.total_mass(), target, 1e-9);
+  EXPECT_DOUBLE_EQ(truth.model.bodies.front().inertia.mass, welded);
+  double added = 0.0;
+  for (const TruePerturbation& p : truth.perturbations) {
+    EXPECT_NE(p.body, nominal.bodies.front().name);
+    EXPECT_NE(p.cause, "battery") << "a bench leg carries no battery";
+    added += p.mass;
+  }
+  EXPECT_NEAR(added, 0.10 * moving, 1e-9);
+  EXPECT_TRUE(check_physical_consistency(truth.model.bodies[1].inertia).consistent);
+  EXPECT_GT((truth.model.bodies[1].inertia.com() - nominal.bodies[1].inertia.com()).norm(), 1e-4);
 }
 
 TEST(Simulate, StaticPosesAgreeWithDynidAndSettleOnTheTrueGcom) {
