@@ -45,15 +45,18 @@ std::vector<double> JointServo::damping_per_body() const {
   return d;
 }
 
-const VectorX& JointServo::torque(const VectorX& q, const VectorX&, const VectorX& q_ref, const VectorX& v_ref,
+const VectorX& JointServo::torque(const VectorX& q, const VectorX& v, const VectorX& q_ref, const VectorX& v_ref,
                                   const VectorX& tau_ff) {
   tau_.setZero();
   for (std::size_t i = 1; i < model_.bodies.size(); ++i) {
     const Body& b = model_.bodies[i];
     if (b.joint_type == JointType::FreeFlyer) continue;
     const int k = b.idx_v;
-    const double t = kp_[k] * (q_ref[b.idx_q] - q[b.idx_q]) + kd_[k] * v_ref[k] + tau_ff[k];
-    tau_[k] = std::clamp(t, -effort_[k], effort_[k]);
+    // The motor's limit bounds the whole PD output. The joint damping MuJoCo applies (-kd v) is
+    // part of it, so it is added back after the clamp: clamping kd v_ref alone would saturate a
+    // leg joint as soon as it moves (its damping is sized for the whole robot) and stall it.
+    const double t = kp_[k] * (q_ref[b.idx_q] - q[b.idx_q]) + kd_[k] * (v_ref[k] - v[k]) + tau_ff[k];
+    tau_[k] = std::clamp(t, -effort_[k], effort_[k]) + kd_[k] * v[k];
   }
   return tau_;
 }

@@ -8,6 +8,7 @@
 #include "dynid/core/atomic_file.hpp"
 #include "dynid/dynamics/center_of_mass.hpp"
 #include "dynid/model/urdf_writer.hpp"
+#include "dynid/sim/balance_stabilizer.hpp"
 #include "dynid/sim/dataset_recorder.hpp"
 #include "dynid/sim/joint_servo.hpp"
 #include "dynid/sim/servo_bench.hpp"
@@ -21,9 +22,7 @@ namespace dynid {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-// The squat of paper 000 is written (run_squat) but not offered yet: without a balance stabilizer
-// the true robot, heavier than the nominal model its IK uses, drifts off its feet.
-std::vector<std::string> scenario_names() { return {"static-poses", "servo-bench"}; }
+std::vector<std::string> scenario_names() { return {"static-poses", "squat", "servo-bench"}; }
 
 namespace {
 
@@ -48,6 +47,8 @@ struct Run {
   bool fell = false;
   Data truth_data;
   StreamRates rates_;
+  double com_z_min = 1e9, com_z_max = -1e9;  ///< true COM height over the recorded motion [m]
+  double max_tilt = 0.0;                     ///< largest angle of the base z axis from vertical [rad]
 
   Run(const Robot& r, const ScenarioOptions& o, const SceneSpec& s, const StreamRates& rates)
       : robot(r),
@@ -107,6 +108,26 @@ struct Run {
     if ((quat.toRotationMatrix() * Vector3::UnitZ()).z() < 0.5) fell = true;
   }
 
+  /// What the robot's own sensors say about its balance: IMU orientation and gyro (the base state)
+  /// and the foot F/T sensors (external wrenches through the given sole contacts).
+  BalanceMeasurement measure_balance(const std::vector<int>& soles) const {
+    BalanceMeasurement m;
+    const VectorX& q = sim->q();
+    m.base_rotation = Eigen::Quaterniond(q[6], q[3], q[4], q[5]).toRotationMatrix();
+    m.base_angular_velocity = sim->v().segment<3>(3);
+    for (int c : soles) m.sole_wrenches.push_back(sim->contact_wrenches_world()[static_cast<std::size_t>(c)]);
+    return m;
+  }
+
+  /// Updates the true COM height range and the largest base tilt (summary.json of motions).
+  void track_motion() {
+    const double com_z = center_of_mass(truth.model, truth_data, sim->q()).z();
+    com_z_min = std::min(com_z_min, com_z);
+    com_z_max = std::max(com_z_max, com_z);
+    const Eigen::Quaterniond base(sim->q()[6], sim->q()[3], sim->q()[4], sim->q()[5]);
+    max_tilt = std::max(max_tilt, std::acos(std::clamp((base * Vector3::UnitZ()).z(), -1.0, 1.0)));
+  }
+
   void progress(double fraction, const std::string& what) const {
     if (options.progress) options.progress(fraction, what);
   }
@@ -153,6 +174,24 @@ void run_static_poses(Run& run) {
                  "pose " + std::to_string(i + 1) + "/" + std::to_string(poses.size()));
     if (run.fell) break;
   }
+}
+
+/// Planned ZMP of the nominal model along a reference sampled every `period` (linear inverted
+/// pendulum: COM minus height/g times its horizontal acceleration), what the balance stabilizer
+/// holds the measured COP to.
+std::vector<Eigen::Vector2d> planned_zmp(const Model& nominal, const std::vector<VectorX>& q_ref, double period) {
+  Data data(nominal);
+  std::vector<Vector3> com;
+  for (const VectorX& q : q_ref) com.push_back(center_of_mass(nominal, data, q));
+  std::vector<Eigen::Vector2d> zmp;
+  for (std::size_t i = 0; i < com.size(); ++i) {
+    // The squat's sines have no acceleration at its ends.
+    const Vector3 acc = i == 0 || i + 1 == com.size()
+                            ? Vector3::Zero()
+                            : Vector3((com[i - 1] - 2.0 * com[i] + com[i + 1]) / (period * period));
+    zmp.push_back(com[i].head<2>() - com[i].z() / nominal.gravity.norm() * acc.head<2>());
+  }
+  return zmp;
 }
 
 /// Paper 000's validation motion: pelvis down and up, arms and trunk shifting, 5 s.
@@ -208,12 +247,19 @@ void run_squat(Run& run) {
     q = solve_whole_body_ik(nominal, p, q0, 50).q;
     q_ref[static_cast<std::size_t>(i)] = q;
   }
+  const std::vector<Eigen::Vector2d> zmp_ref = planned_zmp(nominal, q_ref, ik_period);
   run.start(q_ref.front());
+  const int lbody = nominal.frames[static_cast<std::size_t>(lf)].body,
+            rbody = nominal.frames[static_cast<std::size_t>(rf)].body;
+  BalanceStabilizer stabilizer(nominal, q_ref.front(), {lbody, rbody}, leg, run.sim->timestep());
   const double dt = run.sim->timestep();
   const VectorX zero_v = VectorX::Zero(nominal.nv);
   const std::vector<int> both = {left, right};
   run.sim->set_state(run.on_ground(q_ref.front(), both), zero_v);
-  for (int k = 0; k < static_cast<int>(1.0 / dt); ++k) run.step(q_ref.front(), zero_v, false);
+  // Settle with the stabilizer on, so its COP loop has leaned the true robot over its feet before
+  // the motion starts.
+  for (int k = 0; k < static_cast<int>(1.0 / dt); ++k)
+    run.step(stabilizer.correct(q_ref.front(), zmp_ref.front(), run.measure_balance(both)), zero_v, false);
   Segment seg{"squat", "squat", run.sim->time(), 0.0, 0.0, 0.0};
   run.recorder->restart_clocks(run.sim->time());
   const int steps = static_cast<int>(std::lround(duration / dt));
@@ -229,7 +275,10 @@ void run_squat(Run& run) {
       const Body& b = nominal.bodies[j];
       if (b.joint_type != JointType::FreeFlyer) vr[b.idx_v] = (qb[b.idx_q] - qa[b.idx_q]) / ik_period;
     }
-    run.step(qr, vr, true);
+    const Eigen::Vector2d& za = zmp_ref[static_cast<std::size_t>(i)];
+    const Eigen::Vector2d& zb = zmp_ref[static_cast<std::size_t>(i + 1)];
+    run.step(stabilizer.correct(qr, za + s * (zb - za), run.measure_balance(both)), vr, true);
+    run.track_motion();
     if (k % 500 == 0) run.progress(double(k) / steps, "squat t = " + std::to_string(t).substr(0, 4) + " s");
   }
   seg.end = run.sim->time();
@@ -365,6 +414,10 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
     summary["max_cop_gcom_error_mm"] = 1e3 * max_cop;
   }
   for (const auto& [key, value] : bench.summary) summary[key] = value;
+  if (options.scenario == "squat") {
+    summary["com_height_range_m"] = run.com_z_max - run.com_z_min;
+    summary["max_base_tilt_deg"] = run.max_tilt * 180.0 / M_PI;
+  }
   s.summary_json = summary.dump(2) + "\n";
   write_file_atomically(options.out_dir + "/summary.json", s.summary_json);
   return s;

@@ -20,8 +20,9 @@ class JointServo {
              const std::vector<int>& support_bodies, double bandwidth_hz = 25.0, double zeta = 0.8,
              double saturation_error = 0.02);
 
-  /// Actuator torques (dim nv, zero on the floating base): kp (q_ref - q) + kd v_ref + tau_ff,
-  /// clamped to the effort limits; the -kd v part is the simulated joint damping.
+  /// Actuator torques (dim nv, zero on the floating base) such that, with the simulated joint
+  /// damping -kd v, the joint receives kp (q_ref - q) + kd (v_ref - v) + tau_ff clamped to the
+  /// effort limit (what a real servo's PD loop delivers).
   const VectorX& torque(const VectorX& q, const VectorX& v, const VectorX& q_ref, const VectorX& v_ref,
                         const VectorX& tau_ff);
 
