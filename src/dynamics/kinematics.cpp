@@ -3,44 +3,23 @@
 #include <stdexcept>
 #include <string>
 
-#include "dynid/dynamics/joint_motion.hpp"
+#include "dynid/dynamics/forward_recursion.hpp"
 
 #include <Eigen/Geometry>
 
 namespace dynid {
 
 void forward_kinematics(const Model& model, Data& data, const ConstVectorRef& q) {
-  const std::size_t nb = model.bodies.size();
-  for (std::size_t i = 1; i < nb; ++i) {
-    const Body& b = model.bodies[i];
-    data.liMi[i] = joint::transform(b, q);
-    data.oMi[i] = data.oMi[static_cast<std::size_t>(b.parent)] * data.liMi[i];
-  }
+  detail::forward_recursion<false, false, false>(model, data, q, q, q, [](std::size_t) {});
 }
 
 void forward_kinematics(const Model& model, Data& data, const ConstVectorRef& q, const ConstVectorRef& v) {
-  const std::size_t nb = model.bodies.size();
-  for (std::size_t i = 1; i < nb; ++i) {
-    const Body& b = model.bodies[i];
-    const std::size_t p = static_cast<std::size_t>(b.parent);
-    data.liMi[i] = joint::transform(b, q);
-    data.oMi[i] = data.oMi[p] * data.liMi[i];
-    data.v[i] = data.liMi[i].act_inv(data.v[p]) + joint::motion(b, v);
-  }
+  detail::forward_recursion<true, false, false>(model, data, q, v, v, [](std::size_t) {});
 }
 
 void forward_kinematics(const Model& model, Data& data, const ConstVectorRef& q, const ConstVectorRef& v,
                         const ConstVectorRef& a) {
-  const std::size_t nb = model.bodies.size();
-  for (std::size_t i = 1; i < nb; ++i) {
-    const Body& b = model.bodies[i];
-    const std::size_t p = static_cast<std::size_t>(b.parent);
-    data.liMi[i] = joint::transform(b, q);
-    data.oMi[i] = data.oMi[p] * data.liMi[i];
-    const Motion vJ = joint::motion(b, v);
-    data.v[i] = data.liMi[i].act_inv(data.v[p]) + vJ;
-    data.a[i] = data.liMi[i].act_inv(data.a[p]) + joint::motion(b, a) + data.v[i].cross(vJ);
-  }
+  detail::forward_recursion<true, true, false>(model, data, q, v, a, [](std::size_t) {});
 }
 
 Motion frame_velocity(const Model& model, const Data& data, int frame) {

@@ -1,6 +1,6 @@
 #include "dynid/dynamics/regressor.hpp"
 
-#include "dynid/dynamics/joint_motion.hpp"
+#include "dynid/dynamics/forward_recursion.hpp"
 
 namespace dynid {
 namespace {
@@ -33,17 +33,8 @@ void body_regressor(const Motion& v, const Motion& a, BodyRegressor& Y) {
 const MatrixX& joint_torque_regressor(const Model& model, Data& data, const ConstVectorRef& q, const ConstVectorRef& v,
                                       const ConstVectorRef& a) {
   const std::size_t nb = model.bodies.size();
-  data.a_gf[0] = Motion(-model.gravity, Vector3::Zero());
-  for (std::size_t i = 1; i < nb; ++i) {
-    const Body& b = model.bodies[i];
-    const std::size_t p = static_cast<std::size_t>(b.parent);
-    const SE3& X = data.liMi[i] = joint::transform(b, q);
-    data.oMi[i] = data.oMi[p] * X;
-    const Motion vJ = joint::motion(b, v);
-    data.v[i] = X.act_inv(data.v[p]) + vJ;
-    data.a_gf[i] = X.act_inv(data.a_gf[p]) + joint::motion(b, a) + data.v[i].cross(vJ);
-    body_regressor(data.v[i], data.a_gf[i], data.body_regressor[i]);
-  }
+  detail::forward_recursion<true, true, true>(
+      model, data, q, v, a, [&](std::size_t i) { body_regressor(data.v[i], data.a_gf[i], data.body_regressor[i]); });
   // Column block of body i lives in the rows of i and its ancestors: S_j^T (jXi^* Y_i).
   for (std::size_t i = 1; i < nb; ++i) {
     const Eigen::Index col = 10 * static_cast<Eigen::Index>(i - 1);
