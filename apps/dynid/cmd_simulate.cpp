@@ -1,5 +1,7 @@
 // dynid simulate MODEL --scenario NAME --out DIR [--seed N] [--noise none|realistic] [--slope DEG]
 
+#include <unistd.h>
+
 #include <iostream>
 
 #include "commands.hpp"
@@ -38,12 +40,19 @@ void register_simulate(CLI::App& app, Action& action) {
       options.slope_deg = args->slope;
       options.static_pose_count = args->poses;
       if (!args->quiet)
-        options.progress = [](double fraction, const std::string& what) {
-          std::cerr << "\r[" << static_cast<int>(100.0 * fraction) << " %] " << what << "        " << std::flush;
+        options.progress = [last_decile = -1](double fraction, const std::string& what) mutable {
+          const int percent = static_cast<int>(100.0 * fraction);
+          if (isatty(STDERR_FILENO)) {
+            std::cerr << "\r[" << percent << " %] " << what << "        " << std::flush;
+          } else if (percent / 10 != last_decile) {
+            // Logs and CI: one line per 10 %, not a carriage-return stream.
+            last_decile = percent / 10;
+            std::cerr << "[" << percent << " %] " << what << "\n";
+          }
         };
       check_scenario(robot, options);
       const ScenarioSummary s = run_scenario(robot, options);
-      if (!args->quiet) std::cerr << "\n";
+      if (!args->quiet && isatty(STDERR_FILENO)) std::cerr << "\n";
       std::cout << s.summary_json;
       return s.fell ? 1 : 0;
     };
