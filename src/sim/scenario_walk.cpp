@@ -2,9 +2,11 @@
 // of the NOMINAL model goes through whole-body IK (feet, COM, upright pelvis with the pattern's yaw,
 // upper body at its neutral posture, arms swinging a little) to joint references; the main
 // controller sends them over the field bus, corrected by the balance stabilizer from the robot's
-// own sensors, and the joint servos track them on the heavier TRUE robot.
+// own sensors, with feed-forward torques of the planned motion scaled to the weight the robot
+// measures, and the joint servos track them on the heavier TRUE robot. docs/scenarios.md.
 
-#include <cstdio>
+#include <iomanip>
+#include <sstream>
 #include <stdexcept>
 
 #include "dynid/dynamics/rnea.hpp"
@@ -21,6 +23,13 @@ constexpr double kMaxSpeedMps = 0.4;      // fastest mean speed offered (0.15-0.
 constexpr double kFootToleranceM = 5e-3;  // IK foot placement error beyond which a step is unreachable
 constexpr double kSettleS = 0.5;          // standing with the stabilizer on before the recording starts
 constexpr double kArmSwingRad = 0.15;     // shoulder pitch swing at full stride
+
+/// A number for a message: at most `digits` significant digits.
+std::string num(double x, int digits = 3) {
+  std::ostringstream out;
+  out << std::setprecision(digits) << x;
+  return out.str();
+}
 
 /// Bodies whose joints lie on a chain from one of `sole_bodies` to the base: the legs.
 std::vector<bool> leg_bodies(const Model& model, const std::vector<int>& sole_bodies) {
@@ -143,9 +152,8 @@ Plan plan_walk(const Run& run, double bus_period) {
       const double error = (frame_placement(nominal, data, f.frame).translation - f.pose_world.translation).norm();
       if (error > kFootToleranceM)
         throw std::invalid_argument("walk: the legs of " + nominal.name + " cannot reach the footholds at " +
-                                    std::to_string(options.walk_speed_mps) + " m/s on a " +
-                                    std::to_string(options.slope_deg) + " deg slope (foot off by " +
-                                    std::to_string(1e3 * error) + " mm at t = " + std::to_string(s.time_s) +
+                                    num(options.walk_speed_mps) + " m/s on a " + num(options.slope_deg) +
+                                    " deg slope (foot off by " + num(1e3 * error) + " mm at t = " + num(s.time_s) +
                                     " s); try a lower --speed or --slope");
     }
     plan.q_ref.push_back(q);
@@ -229,8 +237,8 @@ std::vector<Segment> walk_segments(const FootstepPlan& plan, double offset, doub
 int bus_ticks(double bus_rate_hz, double timestep) {
   const double ticks = 1.0 / (bus_rate_hz * timestep);
   if (!(bus_rate_hz > 0.0) || !std::isfinite(ticks) || ticks < 1.0 - 1e-9 || std::abs(ticks - std::round(ticks)) > 1e-6)
-    throw std::invalid_argument("field-bus rate " + std::to_string(bus_rate_hz) + " Hz must divide the servo rate " +
-                                std::to_string(1.0 / timestep) + " Hz (e.g. 125, 250, 500, 1000)");
+    throw std::invalid_argument("field-bus rate " + num(bus_rate_hz) + " Hz must divide the servo rate " +
+                                num(1.0 / timestep) + " Hz (e.g. 125, 250, 500, 1000)");
   return static_cast<int>(std::lround(ticks));
 }
 
@@ -238,11 +246,11 @@ void check_walk(const Robot& robot, const ScenarioOptions& options) {
   if (!(options.walk_steps >= 1 && options.walk_steps <= 10000))
     throw std::invalid_argument("walk: --steps " + std::to_string(options.walk_steps) + " must be in 1..10000");
   if (!(options.walk_speed_mps > 0.0 && options.walk_speed_mps <= kMaxSpeedMps))
-    throw std::invalid_argument("walk: --speed " + std::to_string(options.walk_speed_mps) + " m/s must be in (0, " +
-                                std::to_string(kMaxSpeedMps).substr(0, 3) + "] (0.15-0.3 m/s tested)");
+    throw std::invalid_argument("walk: --speed " + num(options.walk_speed_mps) + " m/s must be in (0, " +
+                                num(kMaxSpeedMps) + "] (0.15-0.3 m/s tested)");
   if (!(std::abs(options.slope_deg) <= kMaxSlopeDeg))
-    throw std::invalid_argument("walk: --slope " + std::to_string(options.slope_deg) + " deg is beyond the " +
-                                std::to_string(kMaxSlopeDeg).substr(0, 4) + " deg the walk supports");
+    throw std::invalid_argument("walk: --slope " + num(options.slope_deg) + " deg is beyond the " + num(kMaxSlopeDeg) +
+                                " deg the walk supports");
   const auto [left, right] = left_right_soles(robot.model, *robot.sidecar);
   for (int c : {left, right}) {
     const ContactSurface& sole = robot.sidecar->contacts[static_cast<std::size_t>(c)];
@@ -251,9 +259,8 @@ void check_walk(const Robot& robot, const ScenarioOptions& options) {
                                   " is not a sole (needs a polygon or 3+ points to stand on)");
     // Standing on the incline needs friction; keep a margin for the walk's horizontal forces.
     if (std::tan(std::abs(options.slope_deg) * M_PI / 180.0) > 0.6 * sole.friction)
-      throw std::invalid_argument("walk: a " + std::to_string(options.slope_deg) +
-                                  " deg slope needs more friction than " + sole.name + "'s " +
-                                  std::to_string(sole.friction));
+      throw std::invalid_argument("walk: a " + num(options.slope_deg) + " deg slope needs more friction than " +
+                                  sole.name + "'s " + num(sole.friction));
   }
   (void)bus_ticks(options.bus_rate_hz, SceneSpec{}.timestep);
 }
