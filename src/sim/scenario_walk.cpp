@@ -292,9 +292,9 @@ void run_walk(Run& run) {
   const VectorX zero_v = VectorX::Zero(nominal.nv);
   run.sim->set_state(run.on_ground(plan.q_ref.front(), both), zero_v);
 
-  // Stand still with the stabilizer on: its COP loop leans the heavier true robot over its feet.
-  // The main controller reads the sensors and sends references once per bus period; the servos
-  // hold them in between.
+  // Stand still for kSettleS with the stabilizer on and the nominal standing feed-forward. The main
+  // controller reads the sensors and sends references once per bus period; the servos hold them in
+  // between.
   run.sensing = true;
   VectorX q_cmd = plan.q_ref.front(), v_cmd = zero_v;
   std::vector<SE3> feet = {samples.front().left_foot.sole_world, samples.front().right_foot.sole_world};
