@@ -20,7 +20,9 @@ StreamingLeastSquares::Group StreamingLeastSquares::make_group(std::vector<int> 
   Group g;
   g.columns = std::move(columns);
   const int w = static_cast<int>(g.columns.size());
-  g.block_rows = block_rows_ > 0 ? block_rows_ : 4 * std::max(w, 1);
+  // Default: at least 1024 rows per fold, so the factor's own w + 1 rows stacked under the new ones
+  // are a small part of each QR and small groups do not fold after every few samples.
+  g.block_rows = block_rows_ > 0 ? block_rows_ : std::max(4 * (w + 1), 1024);
   g.R = MatrixX::Zero(w + 1, w + 1);
   g.pending = MatrixX::Zero(g.block_rows + w + 1, w + 1);
   return g;
@@ -71,17 +73,27 @@ void StreamingLeastSquares::add_rows(Group& g, const Eigen::Ref<const MatrixX>& 
     throw std::invalid_argument("least squares rows: A is " + std::to_string(A.rows()) + " x " +
                                 std::to_string(A.cols()) + ", b has " + std::to_string(b.size()) + "; expected " +
                                 std::to_string(w) + " columns");
-  for (Eigen::Index r = 0; r < A.rows(); ++r) {
-    const double weight = weights ? weights[r] : 1.0;
-    if (!(weight >= 0.0) || !std::isfinite(weight))
-      throw std::invalid_argument("least squares row weight " + std::to_string(weight) +
+  // Validate the whole block first (vectorized); name the first bad row only when there is one.
+  for (Eigen::Index r = 0; weights && r < A.rows(); ++r)
+    if (!(weights[r] >= 0.0) || !std::isfinite(weights[r]))
+      throw std::invalid_argument("least squares row weight " + std::to_string(weights[r]) +
                                   " is not a finite, non-negative number");
-    if (!A.row(r).allFinite() || !std::isfinite(b[r]))
-      throw std::invalid_argument("least squares row " + std::to_string(rows_ + r) + " has a NaN or infinite value");
-    const double s = std::sqrt(weight);
-    g.pending.row(g.pending_rows).head(w) = s * A.row(r);
-    g.pending(g.pending_rows, w) = s * b[r];
-    if (++g.pending_rows == g.block_rows) fold(g);
+  if (!A.allFinite() || !b.allFinite())
+    for (Eigen::Index r = 0; r < A.rows(); ++r)
+      if (!A.row(r).allFinite() || !std::isfinite(b[r]))
+        throw std::invalid_argument("least squares row " + std::to_string(rows_ + r) + " has a NaN or infinite value");
+  // Copy whole column blocks of rows into the buffer, folding each time it fills.
+  for (Eigen::Index r = 0; r < A.rows();) {
+    const Eigen::Index k = std::min<Eigen::Index>(A.rows() - r, g.block_rows - g.pending_rows);
+    auto dst = g.pending.middleRows(g.pending_rows, k);
+    dst.leftCols(w) = A.middleRows(r, k);
+    dst.col(w) = b.segment(r, k);
+    if (weights)
+      for (Eigen::Index i = 0; i < k; ++i)
+        if (weights[r + i] != 1.0) dst.row(i) *= std::sqrt(weights[r + i]);
+    r += k;
+    g.pending_rows += static_cast<int>(k);
+    if (g.pending_rows == g.block_rows) fold(g);
   }
   rows_ += A.rows();
 }

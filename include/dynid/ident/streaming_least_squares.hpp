@@ -33,7 +33,7 @@ struct LeastSquaresSolution {
 
 class StreamingLeastSquares {
  public:
-  /// `block_rows`: rows buffered before each fold (0 = 4 * num_parameters).
+  /// `block_rows`: rows buffered before each fold (0 = max(4 (columns + 1), 1024) per column group).
   explicit StreamingLeastSquares(int num_parameters, int block_rows = 0);
 
   /// Adds rows A (m x p) and observations b (m), all with weight 1.
@@ -93,7 +93,7 @@ class StreamingLeastSquares {
   const MatrixX& full_factor() const { return groups_[0].R; }
 
   int p_;
-  int block_rows_;  ///< requested rows per fold (0 = 4 x the group's width)
+  int block_rows_;  ///< requested rows per fold (0 = the default per group)
   long rows_ = 0;
   std::vector<Group> groups_;  ///< [0]: all columns
   MatrixX R_top_;              ///< p x p view returned by information_factor()
