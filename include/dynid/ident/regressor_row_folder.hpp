@@ -32,7 +32,8 @@ class RegressorRowFolder {
   /// the same model and base). `Y`: a regressor whose row r is equation r and whose columns are the
   /// standard parameters (joint_torque_regressor; base_link_regressor when only base-link rows are
   /// selected); `y`: the observed generalized forces of the selected rows (base.rows order);
-  /// `weights`: per selected row, or empty for 1. No allocation.
+  /// `weights`: per selected row, or empty for 1. Allocates nothing per sample (a fold, once per
+  /// 1024 buffered rows of a group, lets Eigen's QR take its workspace).
   void add(StreamingLeastSquares& ls, const Eigen::Ref<const MatrixX>& Y, const Eigen::Ref<const VectorX>& y,
            const Eigen::Ref<const VectorX>& weights = VectorX());
 
