@@ -25,7 +25,7 @@ using json = nlohmann::json;
 using scenario_detail::Run;
 using scenario_detail::Segment;
 
-std::vector<std::string> scenario_names() { return {"static-poses", "squat", "servo-bench"}; }
+std::vector<std::string> scenario_names() { return {"static-poses", "squat", "walk", "servo-bench"}; }
 
 void check_scenario(const Robot& robot, const ScenarioOptions& options) {
   const auto names = scenario_names();
@@ -45,6 +45,7 @@ void check_scenario(const Robot& robot, const ScenarioOptions& options) {
   if (robot.sidecar->contacts.size() < 2)
     throw std::invalid_argument("scenario '" + options.scenario + "' needs two sole contacts in " +
                                 robot.sidecar->source_path);
+  if (options.scenario == "walk") scenario_detail::check_walk(robot, options);
 }
 
 ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options) {
@@ -57,6 +58,7 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
     scene.plates = default_force_plates();
   }
   if (options.scenario == "servo-bench") scene.floor = false;  // the leg swings free of the table
+  if (options.scenario == "walk") scene.slope_rad = options.slope_deg * M_PI / 180.0;
   if (options.scenario == "static-poses") {
     // Settled poses: slow streams suffice except the plates and the mocap (their own rates).
     rates.truth_hz = rates.encoders_hz = rates.imu_hz = rates.ft_hz = 100.0;
@@ -67,6 +69,8 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
     scenario_detail::run_static_poses(run);
   else if (options.scenario == "squat")
     scenario_detail::run_squat(run);
+  else if (options.scenario == "walk")
+    scenario_detail::run_walk(run);
   ServoBenchResult bench;
   if (options.scenario == "servo-bench") {
     run.start_simulation();
@@ -87,6 +91,7 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
   s.duration_s = run.simulated;
   s.samples = run.recorder->truth_rows();
   s.fell = run.fell;
+  s.steps = run.steps;
   s.realtime_factor = wall > 0.0 ? run.simulated / wall : 0.0;
   s.nominal_total_mass = robot.model.total_mass();
   s.true_total_mass = run.truth.model.total_mass();
@@ -121,6 +126,7 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
   double max_speed = 0.0, max_cop = 0.0;
   for (const Segment& seg : run.segments) {
     segments.push_back({{"label", seg.label}, {"category", seg.category}, {"start", seg.start}, {"end", seg.end}});
+    if (!seg.support.empty()) segments.back()["support"] = seg.support;
     max_speed = std::max(max_speed, seg.max_joint_speed);
     max_cop = std::max(max_cop, seg.cop_gcom_error);
   }
@@ -154,6 +160,7 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
     summary["max_cop_gcom_error_mm"] = 1e3 * max_cop;
   }
   for (const auto& [key, value] : bench.summary) summary[key] = value;
+  for (const auto& [key, value] : run.extras) summary[key] = value;
   if (options.scenario == "squat") {
     summary["com_height_range_m"] = run.com_z_max - run.com_z_min;
     summary["max_base_tilt_deg"] = run.max_tilt * 180.0 / M_PI;
