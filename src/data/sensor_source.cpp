@@ -162,6 +162,12 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
   VectorX q_rel = model.neutral_configuration();
   std::vector<Matrix3> R(static_cast<std::size_t>(n));
   Eigen::MatrixXd p(3, n);
+  // Per sample: the base pose relative to every contact frame, and the world pose of the sample's
+  // anchor. Derivatives at a sample use its own anchor for the neighbours too, so an anchor change
+  // (where the flattened new foot shifts the estimate a little) never enters a difference quotient.
+  std::vector<std::vector<SE3>> contact_base(static_cast<std::size_t>(n), std::vector<SE3>(nc));
+  std::vector<int> anchor_of(static_cast<std::size_t>(n));
+  std::vector<SE3> world_anchor_of(static_cast<std::size_t>(n));
   std::vector<std::vector<Force>> wrench_world(static_cast<std::size_t>(n), std::vector<Force>(nc));
   const double weight = model.total_mass() * model.gravity.norm();
   int anchor = -1;
@@ -237,6 +243,10 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
         world_anchor * frame_placement(model, data, contact_frame[static_cast<std::size_t>(anchor)]).inverse();
     R[static_cast<std::size_t>(k)] = world_base.rotation;
     p.col(k) = world_base.translation;
+    for (std::size_t c = 0; c < nc; ++c)
+      contact_base[static_cast<std::size_t>(k)][c] = frame_placement(model, data, contact_frame[c]).inverse();
+    anchor_of[static_cast<std::size_t>(k)] = anchor;
+    world_anchor_of[static_cast<std::size_t>(k)] = world_anchor;
     auto& ww = wrench_world[static_cast<std::size_t>(k)];
     if (wrench_source == "ft") {
       for (std::size_t c = 0; c < nc; ++c) ww[c] = world_base.act(w_base[c]);
@@ -246,10 +256,14 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
     }
   }
 
-  // Twists and accelerations by central differences.
+  // Twists and accelerations by central differences, the neighbours seen from the sample's anchor.
+  const auto pose_seen_from = [&](Eigen::Index k, Eigen::Index j) {
+    const std::size_t a = static_cast<std::size_t>(anchor_of[static_cast<std::size_t>(k)]);
+    return world_anchor_of[static_cast<std::size_t>(k)] * contact_base[static_cast<std::size_t>(j)][a];
+  };
   Eigen::MatrixXd w_kin = Eigen::MatrixXd::Zero(3, n);
   for (Eigen::Index k = 1; k + 1 < n; ++k)
-    w_kin.col(k) = log3(R[static_cast<std::size_t>(k - 1)].transpose() * R[static_cast<std::size_t>(k + 1)]) / (2 * dt);
+    w_kin.col(k) = log3(pose_seen_from(k, k - 1).rotation.transpose() * pose_seen_from(k, k + 1).rotation) / (2 * dt);
   Eigen::MatrixXd omega = w_kin;
   if (gyro.size() > 0) {
     Eigen::MatrixXd g = base_R_imu * gyro;
@@ -268,8 +282,9 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
     const Eigen::Quaterniond quat(Rk);
     s.q.segment<4>(3) << quat.x(), quat.y(), quat.z(), quat.w();
     s.q.tail(nj) = qj.col(k);
-    const Vector3 pd = (p.col(k + 1) - p.col(k - 1)) / (2 * dt);
-    const Vector3 pdd = (p.col(k + 1) - 2 * p.col(k) + p.col(k - 1)) / (dt * dt);
+    const Vector3 p_prev = pose_seen_from(k, k - 1).translation, p_next = pose_seen_from(k, k + 1).translation;
+    const Vector3 pd = (p_next - p_prev) / (2 * dt);
+    const Vector3 pdd = (p_next - 2 * p.col(k) + p_prev) / (dt * dt);
     const Vector3 w = omega.col(k);
     const Vector3 vlin = Rk.transpose() * pd;
     s.v.resize(model.nv);

@@ -76,10 +76,9 @@ TEST_F(InertialIdentificationTest, NoiseFreeContactOnlyRecoversTheTrueBaseParame
   InertialIdentificationOptions o = options(clean_, "truth");
   o.out_dir = test::fresh_dir("ident", "out_clean");
   const InertialIdentificationResult r = run_inertial_identification(o);
-  // The truth stream is exact to its 10 printed digits and MuJoCo's contact solution (consistency
-  // ~1e-8), and a 3.5 s squat excites some inertia products only weakly (condition number ~1e6): every
-  // base parameter must match the truth within a few of its own standard deviations (which those
-  // data errors set), the well-excited ones to 1e-6, and the total mass and the base wrench exactly.
+  // Paper 003's "without error": every base parameter within 1e-6 of the truth (relative, a near-zero
+  // parameter on the scale of its unit), and each within a few of its own standard deviations (which
+  // the truth stream's 10 printed digits and MuJoCo's contact solution set).
   ASSERT_TRUE(r.base_truth);
   int within_1e6 = 0;
   for (int k = 0; k < r.base.num_base(); ++k) {
@@ -92,7 +91,7 @@ TEST_F(InertialIdentificationTest, NoiseFreeContactOnlyRecoversTheTrueBaseParame
   }
   std::printf("%d base parameters, %d within 1e-6 of the truth, largest relative error %.3g\n", r.base.num_base(),
               within_1e6, *r.base_param_max_rel_error);
-  EXPECT_LT(*r.base_param_max_rel_error, 1e-3);
+  EXPECT_LT(*r.base_param_max_rel_error, 1e-6);
   EXPECT_NEAR(r.total_mass, *r.truth_total_mass, 1e-9 * *r.truth_total_mass);
   EXPECT_LT(r.identified_rms.force, 1e-8 * r.nominal_rms.force);
   EXPECT_LT(r.identified_rms.moment, 1e-7 * r.nominal_rms.moment);
@@ -131,6 +130,54 @@ TEST_F(InertialIdentificationTest, ConsistentEstimateKeepsTheFit) {
   EXPECT_LT(fit.identified_rms.force, 0.05 * free.nominal_rms.force);
   EXPECT_LT(fit.identified_rms.moment, 0.3 * free.nominal_rms.moment);
   EXPECT_LT(std::abs(fit.total_mass - *fit.truth_total_mass), 0.01 * *fit.truth_total_mass);
+}
+
+TEST_F(InertialIdentificationTest, TwoPhaseKeepsTheGivenMassesAndComs) {
+  // Masses and COMs from a static identification (here: the truth's), the rotational inertias from
+  // the motion: the kept values come back unchanged and the held-out base wrench is explained.
+  InertialIdentificationOptions o = options(clean_, "truth");
+  o.fix_mass_com = clean_ + "/truth.urdf";
+  const InertialIdentificationResult r = run_inertial_identification(o);
+  UrdfReadOptions ro;
+  ro.floating_base = true;
+  const VectorX truth = read_urdf_file(o.fix_mass_com, ro).inertial_parameters();
+  for (Eigen::Index i = 0; i < truth.size(); ++i)
+    if (i % 10 < 4) {
+      EXPECT_EQ(r.standard_parameters[i], truth[i]) << r.base.parameter_names[static_cast<std::size_t>(i)];
+    }
+  EXPECT_NEAR(r.total_mass, *r.truth_total_mass, 1e-12 * *r.truth_total_mass);
+  EXPECT_LT(r.identified_rms.force, 1e-8 * r.nominal_rms.force);
+  EXPECT_LT(r.identified_rms.moment, 1e-3 * r.nominal_rms.moment);
+  o.consistent = true;
+  EXPECT_THROW(run_inertial_identification(o), std::invalid_argument);
+}
+
+TEST(InertialIdentificationWalk, UpperBodyLockedHas94BaseParametersAndTheTrueMass) {
+  // Paper 003's setting: the kid-size humanoid with its arms locked (18 DOF), 10 steps, contact
+  // wrenches only. The simulation holds the "locked" arms with their servos, which still move them by
+  // up to 1 mrad with chatter accelerations the 18-DOF model does not have (docs/identification.md):
+  // the check is the base set of paper 003 (94), the mass and a base wrench far below the nominal
+  // model's, not the 1e-6 of truly welded joints.
+  ScenarioOptions sim;
+  sim.scenario = "walk";
+  sim.out_dir = test::fresh_dir("ident", "walk_locked");
+  sim.noise = NoiseLevel::None;
+  sim.walk_steps = 10;
+  sim.lock_upper_body = true;
+  const ScenarioSummary walked = run_scenario(test::bundled_robot("kid_humanoid"), sim);
+  ASSERT_FALSE(walked.fell);
+  InertialIdentificationOptions o;
+  o.model = "kid_humanoid";
+  o.data = sim.out_dir;
+  o.sensors = "contact";
+  o.lock_upper_body = true;
+  o.truth_urdf = sim.out_dir + "/truth.urdf";
+  const InertialIdentificationResult r = run_inertial_identification(o);
+  EXPECT_EQ(r.base.num_base(), 94);
+  EXPECT_EQ(r.identified_model.nv, 18);
+  EXPECT_LT(std::abs(r.total_mass - *r.truth_total_mass), 1e-3 * *r.truth_total_mass);
+  EXPECT_LT(r.identified_rms.force, 0.05 * r.nominal_rms.force);
+  EXPECT_LT(r.identified_rms.moment, 0.2 * r.nominal_rms.moment);
 }
 
 TEST_F(InertialIdentificationTest, BadInputsAreRefusedByName) {

@@ -7,7 +7,8 @@
 //    force anchors the base; it lies flat on level ground and does not move while it stays loaded
 //    (above 25 % of the weight). When it unloads, the most loaded contact takes over at the pose the
 //    chain gives it, flattened. Base linear velocity and acceleration: central differences of that
-//    (smooth, filtered-joint) trajectory;
+//    (smooth, filtered-joint) trajectory, the neighbours of a sample seen from that sample's anchor
+//    (an anchor change never enters a difference quotient);
 //  - base angular velocity: the IMU gyro (filtered like the encoders) when the IMU sits on the base
 //    body, its constant bias removed against the kinematic rate; otherwise the kinematic rate.
 //    Angular acceleration: its central difference;
