@@ -4,12 +4,7 @@
 
 #include "dynid/ident/inertial_identification.hpp"
 
-#if __has_include("dynid/report/html_report.hpp")
 #include "dynid/report/html_report.hpp"
-#define DYNID_HAVE_HTML_REPORT 1
-#else
-#include "dynid/core/atomic_file.hpp"
-#endif
 
 namespace dynid {
 namespace {
@@ -24,7 +19,6 @@ std::string optional_number(const std::optional<double>& x) { return x ? number(
 
 }  // namespace
 
-#ifdef DYNID_HAVE_HTML_REPORT
 void write_identification_report(const InertialIdentificationResult& r, const std::string& path) {
   HtmlReport report("dynid identify inertial: " + r.base.model_name);
   report.paragraph("Data: " + r.source_description + ". Sensor set '" + r.sensors + "', " + std::to_string(r.samples) +
@@ -110,23 +104,5 @@ void write_identification_report(const InertialIdentificationResult& r, const st
   }
   report.write(path);
 }
-#else
-// Until the shared report module is available: the same content as a plain page without plots.
-void write_identification_report(const InertialIdentificationResult& r, const std::string& path) {
-  std::string h =
-      "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>dynid identify inertial</title></head><body>";
-  h += "<h1>dynid identify inertial: " + r.base.model_name +
-       "</h1><table border=1><tr><th>quantity</th><th>nominal</th><th>identified</th></tr>";
-  h += "<tr><td>base force RMS [N]</td><td>" + number(r.nominal_rms.force) + "</td><td>" +
-       number(r.identified_rms.force) + "</td></tr>";
-  h += "<tr><td>base moment RMS [N m]</td><td>" + number(r.nominal_rms.moment) + "</td><td>" +
-       number(r.identified_rms.moment) + "</td></tr>";
-  h += "<tr><td>joint torque RMS [N m]</td><td>" + optional_number(r.nominal_rms.torque) + "</td><td>" +
-       optional_number(r.identified_rms.torque) + "</td></tr>";
-  h += "<tr><td>total mass [kg]</td><td>" + number(r.nominal_total_mass) + "</td><td>" + number(r.total_mass) +
-       "</td></tr></table></body></html>\n";
-  write_file_atomically(path, h);
-}
-#endif
 
 }  // namespace dynid

@@ -178,6 +178,20 @@ TEST(InertialIdentificationWalk, UpperBodyLockedHas94BaseParametersAndTheTrueMas
   EXPECT_LT(std::abs(r.total_mass - *r.truth_total_mass), 1e-3 * *r.truth_total_mass);
   EXPECT_LT(r.identified_rms.force, 0.05 * r.nominal_rms.force);
   EXPECT_LT(r.identified_rms.moment, 0.2 * r.nominal_rms.moment);
+
+  // Realistic noise, the robot's own sensors: the base estimate changes its anchor at every step.
+  sim.out_dir = test::fresh_dir("ident", "walk_locked_noisy");
+  sim.noise = NoiseLevel::Realistic;
+  ASSERT_FALSE(run_scenario(test::bundled_robot("kid_humanoid"), sim).fell);
+  o.data = sim.out_dir;
+  o.truth_urdf = sim.out_dir + "/truth.urdf";
+  o.source = "sensors";
+  const InertialIdentificationResult noisy = run_inertial_identification(o);
+  std::printf("walk, realistic sensors: total mass %.4f kg (truth %.4f), base force RMS %.3g -> %.3g N\n",
+              noisy.total_mass, *noisy.truth_total_mass, noisy.nominal_rms.force, noisy.identified_rms.force);
+  EXPECT_LT(std::abs(noisy.total_mass - *noisy.truth_total_mass), 0.01 * *noisy.truth_total_mass);
+  EXPECT_LT(noisy.identified_rms.force, 0.25 * noisy.nominal_rms.force);
+  EXPECT_LT(noisy.nominal_rms.force, 20.0);  // the base estimate itself adds no large forces
 }
 
 TEST_F(InertialIdentificationTest, BadInputsAreRefusedByName) {
