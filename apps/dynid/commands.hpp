@@ -15,5 +15,6 @@ void register_compute(CLI::App& app, Action& action);
 void register_simulate(CLI::App& app, Action& action);
 void register_analyze(CLI::App& app, Action& action);
 void register_mocap(CLI::App& app, Action& action);
+void register_identify(CLI::App& app, Action& action);
 
 }  // namespace dynid::cli
