@@ -1,16 +1,11 @@
 #!/usr/bin/env bash
-# dynid's main job on a bundled robot (sets itself up first). For now: describe the kid-size
-# humanoid and evaluate its dynamics at a walking-like state; later stages of dynid replace this
-# with `dynid demo` (simulate -> identify).
+# dynid's main job on the bundled robots (sets itself up first): `dynid demo` simulates the true
+# kid-size humanoid walking and identifies its inertial parameters from its foot F/T sensors, IMU
+# and encoders, then (paper 000) identifies the adult humanoid's masses and COMs from static poses
+# on force plates; it prints nominal vs identified vs true and the paths of the HTML reports.
+# Outputs go to dynid-demo/ (or DEMO_OUT); extra arguments go to `dynid demo` (e.g. --stage inertial).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 "$ROOT/scripts/setup.sh" >/dev/null
-DYNID="$BUILD_DIR/dynid"
-"$DYNID" info kid_humanoid
-echo
-echo "Base wrench and joint torques (rnea) at docs/examples/kid_humanoid_state.json:"
-"$DYNID" compute kid_humanoid --state "$ROOT/docs/examples/kid_humanoid_state.json" --quantity rnea
-echo
-echo "Centre of mass:"
-"$DYNID" compute kid_humanoid --state "$ROOT/docs/examples/kid_humanoid_state.json" --quantity com
+"$BUILD_DIR/dynid" demo --out "${DEMO_OUT:-$ROOT/dynid-demo}" "$@"

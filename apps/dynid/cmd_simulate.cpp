@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "dynid/sim/scenario.hpp"
+#include "progress_line.hpp"
 
 namespace dynid::cli {
 
@@ -53,17 +54,7 @@ void register_simulate(CLI::App& app, Action& action) {
       options.walk_speed_mps = args->speed;
       options.lock_upper_body = args->lock_upper_body;
       options.bus_rate_hz = args->bus_rate;
-      if (!args->quiet)
-        options.progress = [last_decile = -1](double fraction, const std::string& what) mutable {
-          const int percent = static_cast<int>(100.0 * fraction);
-          if (isatty(STDERR_FILENO)) {
-            std::cerr << "\r[" << percent << " %] " << what << "        " << std::flush;
-          } else if (percent / 10 != last_decile) {
-            // Logs and CI: one line per 10 %, not a carriage-return stream.
-            last_decile = percent / 10;
-            std::cerr << "[" << percent << " %] " << what << "\n";
-          }
-        };
+      if (!args->quiet) options.progress = progress_line();
       check_scenario(robot, options);
       const ScenarioSummary s = run_scenario(robot, options);
       if (!args->quiet && isatty(STDERR_FILENO)) std::cerr << "\n";
