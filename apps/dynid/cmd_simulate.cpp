@@ -1,4 +1,5 @@
 // dynid simulate MODEL --scenario NAME --out DIR [--seed N] [--noise none|realistic] [--slope DEG]
+//   [--motion M] [--duration S]
 
 #include <unistd.h>
 
@@ -16,6 +17,8 @@ void register_simulate(CLI::App& app, Action& action) {
     unsigned seed = 1;
     double slope = 0.0;
     int poses = 172;
+    std::string motion = "paper004";
+    double duration = 0.0;
     bool quiet = false;
   };
   auto args = std::make_shared<Args>();
@@ -28,6 +31,9 @@ void register_simulate(CLI::App& app, Action& action) {
   cmd->add_option("--noise", args->noise, "none | realistic")->check(CLI::IsMember({"none", "realistic"}));
   cmd->add_option("--slope", args->slope, "Ground inclination [deg] (walk)");
   cmd->add_option("--poses", args->poses, "Number of static poses (static-poses)")->check(CLI::Range(7, 10000));
+  cmd->add_option("--motion", args->motion, "paper004 | evaluation | fourier | TRAJ file of dynid excite (excite)");
+  cmd->add_option("--duration", args->duration, "Length of the recorded motion [s] (excite; default per motion)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--quiet", args->quiet, "No progress output");
   cmd->callback([&action, args] {
     action = [args] {
@@ -39,6 +45,8 @@ void register_simulate(CLI::App& app, Action& action) {
       options.noise = parse_noise_level(args->noise);
       options.slope_deg = args->slope;
       options.static_pose_count = args->poses;
+      options.motion = args->motion;
+      options.duration_s = args->duration;
       if (!args->quiet)
         options.progress = [last_decile = -1](double fraction, const std::string& what) mutable {
           const int percent = static_cast<int>(100.0 * fraction);

@@ -4,6 +4,9 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <string>
+
+#include "dynid/model/lock_joints.hpp"
 
 namespace dynid::cli {
 
@@ -15,5 +18,9 @@ void register_compute(CLI::App& app, Action& action);
 void register_simulate(CLI::App& app, Action& action);
 void register_analyze(CLI::App& app, Action& action);
 void register_mocap(CLI::App& app, Action& action);
+void register_excite(CLI::App& app, Action& action);
+
+/// "l_elbow=0.3" -> {l_elbow, 0.3} (--lock); throws naming the text when it is not JOINT=NUMBER.
+JointLock parse_lock(const std::string& text);
 
 }  // namespace dynid::cli

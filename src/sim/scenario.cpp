@@ -25,7 +25,7 @@ using json = nlohmann::json;
 using scenario_detail::Run;
 using scenario_detail::Segment;
 
-std::vector<std::string> scenario_names() { return {"static-poses", "squat", "servo-bench"}; }
+std::vector<std::string> scenario_names() { return {"static-poses", "squat", "servo-bench", "excite"}; }
 
 void check_scenario(const Robot& robot, const ScenarioOptions& options) {
   const auto names = scenario_names();
@@ -45,6 +45,7 @@ void check_scenario(const Robot& robot, const ScenarioOptions& options) {
   if (robot.sidecar->contacts.size() < 2)
     throw std::invalid_argument("scenario '" + options.scenario + "' needs two sole contacts in " +
                                 robot.sidecar->source_path);
+  if (options.scenario == "excite") scenario_detail::check_excite_motion(robot, options);
 }
 
 ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options) {
@@ -67,6 +68,8 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
     scenario_detail::run_static_poses(run);
   else if (options.scenario == "squat")
     scenario_detail::run_squat(run);
+  else if (options.scenario == "excite")
+    scenario_detail::run_excite(run);
   ServoBenchResult bench;
   if (options.scenario == "servo-bench") {
     run.start_simulation();
@@ -121,6 +124,7 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
   double max_speed = 0.0, max_cop = 0.0;
   for (const Segment& seg : run.segments) {
     segments.push_back({{"label", seg.label}, {"category", seg.category}, {"start", seg.start}, {"end", seg.end}});
+    if (!seg.contact.empty()) segments.back()["contact"] = seg.contact;
     max_speed = std::max(max_speed, seg.max_joint_speed);
     max_cop = std::max(max_cop, seg.cop_gcom_error);
   }
@@ -154,8 +158,9 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
     summary["max_cop_gcom_error_mm"] = 1e3 * max_cop;
   }
   for (const auto& [key, value] : bench.summary) summary[key] = value;
-  if (options.scenario == "squat") {
+  if (options.scenario == "squat" || options.scenario == "excite") {
     summary["com_height_range_m"] = run.com_z_max - run.com_z_min;
+    if (options.scenario == "excite") summary["motion"] = options.motion;
     summary["max_base_tilt_deg"] = run.max_tilt * 180.0 / M_PI;
   }
   s.summary_json = summary.dump(2) + "\n";

@@ -26,6 +26,7 @@ struct Segment {
   double start = 0.0, end = 0.0;
   double max_joint_speed = 0.0;  ///< [rad/s] in the window
   double cop_gcom_error = 0.0;   ///< [m] combined plate COP vs true GCOM, window mean (noise-free)
+  std::string contact = "";      ///< feet on the ground in motions: "both", "left", "right" (empty: not told)
 };
 
 /// Everything one run shares: true model, scene, simulation, servo, recorder.
@@ -130,5 +131,14 @@ struct Run {
 
 void run_static_poses(Run& run);
 void run_squat(Run& run);
+void run_excite(Run& run);
+/// Throws with the reason when the excite motion is neither built in nor a readable trajectory
+/// of this robot's joints, or the duration is negative.
+void check_excite_motion(const Robot& robot, const ScenarioOptions& options);
+
+/// Planned ZMP of the nominal model along a reference sampled every `period` [s] (linear inverted
+/// pendulum: COM minus height/g times its horizontal acceleration), what the balance stabilizer
+/// holds the measured COP to.
+std::vector<Eigen::Vector2d> planned_zmp(const Model& nominal, const std::vector<VectorX>& q_ref, double period);
 
 }  // namespace dynid::scenario_detail

@@ -18,8 +18,10 @@ struct ScenarioOptions {
   unsigned seed = 1;
   NoiseLevel noise = NoiseLevel::Realistic;
   double slope_deg = 0.0;
-  double backlash_rad = 0.0017;  ///< encoder backlash with realistic noise (0.1 deg, harmonic-drive class)
-  int static_pose_count = 172;   ///< paper 000
+  double backlash_rad = 0.0017;     ///< encoder backlash with realistic noise (0.1 deg, harmonic-drive class)
+  int static_pose_count = 172;      ///< paper 000
+  std::string motion = "paper004";  ///< excite: paper004 | evaluation | fourier | a dynid-excitation file
+  double duration_s = 0.0;          ///< excite: length of the recorded motion [s]; 0 = the motion's default
   /// Called with the fraction done (0..1) and a short message; may be empty.
   std::function<void(double, const std::string&)> progress;
 };
