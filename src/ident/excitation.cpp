@@ -123,12 +123,19 @@ Situation make_situation(const Robot& robot, const ExcitationDesign& d, const Ex
     for (int c : {left, right}) {
       const ContactSurface& contact = robot.sidecar->contacts[static_cast<std::size_t>(c)];
       const SE3 pose = frame_placement(robot.model, data, robot.model.frame_index(contact.name));
-      for (const Eigen::Vector2d& p : contact.polygon) {
-        const Vector3 w = pose.act(Vector3(p.x(), p.y(), 0.0));
+      // Sole polygon or contact points (their x-y in the sole frame).
+      std::vector<Vector3> corners;
+      for (const Eigen::Vector2d& p : contact.polygon) corners.push_back(Vector3(p.x(), p.y(), 0.0));
+      for (const Vector3& p : contact.points) corners.push_back(Vector3(p.x(), p.y(), 0.0));
+      for (const Vector3& p : corners) {
+        const Vector3 w = pose.act(p);
         lo = lo.cwiseMin(w.head<2>());
         hi = hi.cwiseMax(w.head<2>());
       }
     }
+    if (!(hi.x() > lo.x() && hi.y() > lo.y()))
+      throw std::invalid_argument("--fixed-feet: the soles of " + robot.model.label() +
+                                  " have no polygon or contact points in the sidecar");
     s.zmp = true;
     s.zmp_center = 0.5 * (lo + hi);
     s.zmp_allowed = 0.5 * (hi - lo) * o.zmp_margin;

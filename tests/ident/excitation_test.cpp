@@ -123,6 +123,23 @@ TEST(Excitation, KidHumanoidStandingOnBothFeet) {
   EXPECT_GT(sv.minCoeff(), 1e-7 * sv.maxCoeff());
 }
 
+TEST(Excitation, Biped16OnItsContactPoints) {
+  // biped16's feet are four contact points each, not polygons: the ZMP region comes from them.
+  const Robot robot = test::bundled_robot("biped16");
+  ExcitationOptions o;
+  o.fixed_feet = true;
+  o.duration_s = 4.0;
+  o.harmonics = 3;
+  o.iterations = 5;
+  const ExcitationDesign d = design_excitation(robot, o);
+  EXPECT_EQ(d.trajectory.num_joints(), 2);  // torso roll and pitch
+  expect_within_limits(robot.model, d, o);
+  EXPECT_GT(d.optimized.zmp_use, 0.0);
+  EXPECT_LE(d.optimized.zmp_use, 1.0);
+  EXPECT_EQ(d.optimized.rank, d.num_base_parameters);
+  EXPECT_LT(d.optimized.condition_number, d.initial.condition_number);
+}
+
 void expect_refused(const char* robot, const ExcitationOptions& o, const std::string& fragment) {
   try {
     design_excitation(test::bundled_robot(robot), o);
