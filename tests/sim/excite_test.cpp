@@ -76,6 +76,17 @@ TEST(Excite, KidHumanoidEvaluationMotion) {
   EXPECT_GT(summary["com_height_range_m"].get<double>(), 0.003);
 }
 
+TEST(Excite, Biped16EvaluationMotion) {
+  // Paper 004's robot: 16 joints, feet on four contact points each.
+  const std::string dir = test::fresh_dir("excite", "biped16_evaluation");
+  const ScenarioSummary s = excite("biped16", dir, "evaluation", 2.0);
+  EXPECT_FALSE(s.fell);
+  EXPECT_LT(s.consistency_max_rel_error, 1e-6);
+  const json dataset = json::parse(test::read_file(dir + "/dataset.json"));
+  ASSERT_EQ(dataset["segments"].size(), 1u);
+  EXPECT_EQ(dataset["segments"][0]["contact"], "both");
+}
+
 TEST(Excite, PlaysADesignedTrajectory) {
   const Robot robot = test::bundled_robot("kid_humanoid");
   ExcitationOptions o;
