@@ -1,5 +1,6 @@
 // dynid simulate MODEL --scenario NAME --out DIR [--seed N] [--noise none|realistic] [--slope DEG]
-//   [--motion M] [--duration S]
+//                [--steps N] [--speed MPS] [--lock-upper-body] [--bus-rate HZ]
+//                [--motion M] [--duration S]
 
 #include <unistd.h>
 
@@ -17,9 +18,11 @@ void register_simulate(CLI::App& app, Action& action) {
     unsigned seed = 1;
     double slope = 0.0;
     int poses = 172;
+    int steps = 10;
+    double speed = 0.2, bus_rate = 125.0;
+    bool quiet = false, lock_upper_body = false;
     std::string motion = "paper004";
     double duration = 0.0;
-    bool quiet = false;
   };
   auto args = std::make_shared<Args>();
   cmd->add_option("MODEL", args->model, "URDF file or bundled robot name (needs its sidecar)")->required();
@@ -31,6 +34,13 @@ void register_simulate(CLI::App& app, Action& action) {
   cmd->add_option("--noise", args->noise, "none | realistic")->check(CLI::IsMember({"none", "realistic"}));
   cmd->add_option("--slope", args->slope, "Ground inclination [deg] (walk)");
   cmd->add_option("--poses", args->poses, "Number of static poses (static-poses)")->check(CLI::Range(7, 10000));
+  cmd->add_option("--steps", args->steps, "Walking steps, the closing step included (walk)")->default_val(10);
+  cmd->add_option("--speed", args->speed, "Mean walking speed [m/s] (walk)")->default_val(0.2);
+  cmd->add_flag("--lock-upper-body", args->lock_upper_body,
+                "Hold every joint off the legs at its neutral value, no arm swing (walk)");
+  cmd->add_option("--bus-rate", args->bus_rate,
+                  "Main-controller (field-bus) rate [Hz]: references sent, sensors read (walk, squat)")
+      ->default_val(125.0);
   cmd->add_option("--motion", args->motion, "paper004 | evaluation | fourier | TRAJ file of dynid excite (excite)");
   cmd->add_option("--duration", args->duration, "Length of the recorded motion [s] (excite; default per motion)")
       ->check(CLI::NonNegativeNumber);
@@ -45,6 +55,10 @@ void register_simulate(CLI::App& app, Action& action) {
       options.noise = parse_noise_level(args->noise);
       options.slope_deg = args->slope;
       options.static_pose_count = args->poses;
+      options.walk_steps = args->steps;
+      options.walk_speed_mps = args->speed;
+      options.lock_upper_body = args->lock_upper_body;
+      options.bus_rate_hz = args->bus_rate;
       options.motion = args->motion;
       options.duration_s = args->duration;
       if (!args->quiet)

@@ -25,7 +25,7 @@ using json = nlohmann::json;
 using scenario_detail::Run;
 using scenario_detail::Segment;
 
-std::vector<std::string> scenario_names() { return {"static-poses", "squat", "servo-bench", "excite"}; }
+std::vector<std::string> scenario_names() { return {"static-poses", "squat", "walk", "servo-bench", "excite"}; }
 
 void check_scenario(const Robot& robot, const ScenarioOptions& options) {
   const auto names = scenario_names();
@@ -45,6 +45,7 @@ void check_scenario(const Robot& robot, const ScenarioOptions& options) {
   if (robot.sidecar->contacts.size() < 2)
     throw std::invalid_argument("scenario '" + options.scenario + "' needs two sole contacts in " +
                                 robot.sidecar->source_path);
+  if (options.scenario == "walk") scenario_detail::check_walk(robot, options);
   if (options.scenario == "excite") scenario_detail::check_excite_motion(robot, options);
 }
 
@@ -58,6 +59,7 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
     scene.plates = default_force_plates();
   }
   if (options.scenario == "servo-bench") scene.floor = false;  // the leg swings free of the table
+  if (options.scenario == "walk") scene.slope_rad = options.slope_deg * M_PI / 180.0;
   if (options.scenario == "static-poses") {
     // Settled poses: slow streams suffice except the plates and the mocap (their own rates).
     rates.truth_hz = rates.encoders_hz = rates.imu_hz = rates.ft_hz = 100.0;
@@ -68,6 +70,8 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
     scenario_detail::run_static_poses(run);
   else if (options.scenario == "squat")
     scenario_detail::run_squat(run);
+  else if (options.scenario == "walk")
+    scenario_detail::run_walk(run);
   else if (options.scenario == "excite")
     scenario_detail::run_excite(run);
   ServoBenchResult bench;
@@ -90,6 +94,7 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
   s.duration_s = run.simulated;
   s.samples = run.recorder->truth_rows();
   s.fell = run.fell;
+  s.steps = run.steps;
   s.realtime_factor = wall > 0.0 ? run.simulated / wall : 0.0;
   s.nominal_total_mass = robot.model.total_mass();
   s.true_total_mass = run.truth.model.total_mass();
@@ -124,7 +129,7 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
   double max_speed = 0.0, max_cop = 0.0;
   for (const Segment& seg : run.segments) {
     segments.push_back({{"label", seg.label}, {"category", seg.category}, {"start", seg.start}, {"end", seg.end}});
-    if (!seg.contact.empty()) segments.back()["contact"] = seg.contact;
+    if (!seg.support.empty()) segments.back()["support"] = seg.support;
     max_speed = std::max(max_speed, seg.max_joint_speed);
     max_cop = std::max(max_cop, seg.cop_gcom_error);
   }
@@ -158,6 +163,7 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
     summary["max_cop_gcom_error_mm"] = 1e3 * max_cop;
   }
   for (const auto& [key, value] : bench.summary) summary[key] = value;
+  for (const auto& [key, value] : run.extras) summary[key] = value;
   if (options.scenario == "squat" || options.scenario == "excite") {
     summary["com_height_range_m"] = run.com_z_max - run.com_z_min;
     if (options.scenario == "excite") summary["motion"] = options.motion;

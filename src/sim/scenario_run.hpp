@@ -11,6 +11,7 @@
 
 #include "dynid/dynamics/center_of_mass.hpp"
 #include "dynid/dynamics/kinematics.hpp"
+#include "dynid/sim/attitude_filter.hpp"
 #include "dynid/sim/balance_stabilizer.hpp"
 #include "dynid/sim/dataset_recorder.hpp"
 #include "dynid/sim/joint_servo.hpp"
@@ -26,7 +27,7 @@ struct Segment {
   double start = 0.0, end = 0.0;
   double max_joint_speed = 0.0;  ///< [rad/s] in the window
   double cop_gcom_error = 0.0;   ///< [m] combined plate COP vs true GCOM, window mean (noise-free)
-  std::string contact = "";      ///< feet on the ground in motions: "both", "left", "right" (empty: not told)
+  std::string support = "";      ///< feet on the ground (walk, excite): "both", "left" or "right"
 };
 
 /// Everything one run shares: true model, scene, simulation, servo, recorder.
@@ -43,8 +44,12 @@ struct Run {
   bool fell = false;
   Data truth_data;
   StreamRates rates_;
-  double com_z_min = 1e9, com_z_max = -1e9;  ///< true COM height over the recorded motion [m]
-  double max_tilt = 0.0;                     ///< largest angle of the base z axis from vertical [rad]
+  double com_z_min = 1e9, com_z_max = -1e9;            ///< true COM height over the recorded motion [m]
+  double max_tilt = 0.0;                               ///< largest angle of the base z axis from vertical [rad]
+  int steps = 0;                                       ///< walking steps completed (summary.json)
+  std::vector<std::pair<std::string, double>> extras;  ///< scenario-specific numbers for summary.json
+  bool sensing = false;  ///< read the sensors every servo tick also while not recording (read_sensors)
+  std::unique_ptr<AttitudeFilter> attitude;  ///< the controller's IMU orientation estimate
 
   Run(const Robot& r, const ScenarioOptions& o, const SceneSpec& s, const StreamRates& rates)
       : robot(r),
@@ -91,12 +96,13 @@ struct Run {
     return q;
   }
 
-  /// One control period: servo torques, physics, optional recording, integration.
-  void step(const VectorX& q_ref, const VectorX& v_ref, bool record) {
+  /// One control period: servo torques (with the feed-forward torque `tau_ff`, nv, when given),
+  /// physics, optional recording, integration.
+  void step(const VectorX& q_ref, const VectorX& v_ref, bool record, const VectorX* tau_ff = nullptr) {
     const VectorX zero = VectorX::Zero(truth.model.nv);
-    const VectorX& tau = servo->torque(sim->q(), sim->v(), q_ref, v_ref, zero);
+    const VectorX& tau = servo->torque(sim->q(), sim->v(), q_ref, v_ref, tau_ff ? *tau_ff : zero);
     sim->forward(tau);
-    if (record) recorder->record(*sim, tau);
+    if (record || sensing) recorder->record(*sim, tau, record);
     sim->integrate();
     simulated += sim->timestep();
     // Fallen: base tilted beyond 60 degrees or fallen below a third of its start height.
@@ -112,6 +118,41 @@ struct Run {
     m.base_rotation = Eigen::Quaterniond(q[6], q[3], q[4], q[5]).toRotationMatrix();
     m.base_angular_velocity = sim->v().segment<3>(3);
     for (int c : soles) m.sole_wrenches.push_back(sim->contact_wrenches_world()[static_cast<std::size_t>(c)]);
+    return m;
+  }
+
+  /// What the robot's controller knows about its balance, from its own sensors as the streams
+  /// record them (noisy with realistic noise; read at the last servo tick, set `sensing`):
+  /// orientation from an attitude filter on the IMU (updated every `dt` [s], the bus period), the
+  /// gyro, and the foot F/T wrenches placed at the planned sole poses `planned_soles` (world), so
+  /// that the COP is measured relative to the footholds, as a robot does. Without an IMU on the
+  /// base body or an F/T sensor on a foot, that quantity comes from the simulation (ideal sensor).
+  BalanceMeasurement read_sensors(const std::vector<int>& soles, const std::vector<SE3>& planned_soles, double dt) {
+    BalanceMeasurement m = measure_balance(soles);
+    const SensorReadings& r = recorder->latest();
+    const Model& model = truth.model;
+    if (r.imu && robot.sidecar->imu) {
+      const Frame& imu = model.frames[static_cast<std::size_t>(model.frame_index(robot.sidecar->imu->name))];
+      if (imu.body == 1) {
+        if (!attitude)
+          attitude = std::make_unique<AttitudeFilter>(m.base_rotation * imu.placement.rotation);
+        else
+          attitude->update(r.gyro, r.accelerometer, dt);
+        m.base_rotation = attitude->world_from_imu() * imu.placement.rotation.transpose();
+        m.base_angular_velocity = imu.placement.rotation * r.gyro;
+      }
+    }
+    for (std::size_t i = 0; i < soles.size(); ++i) {
+      const Frame& sole = model.frames[static_cast<std::size_t>(
+          model.frame_index(robot.sidecar->contacts[static_cast<std::size_t>(soles[i])].name))];
+      for (std::size_t s = 0; s < robot.sidecar->ft_sensors.size() && s < r.ft.size(); ++s) {
+        const ForceTorqueSensor& ft = robot.sidecar->ft_sensors[s];
+        const Frame& sensor = model.frames[static_cast<std::size_t>(model.frame_index(ft.name))];
+        if (ft.measures != WrenchMeasured::External || sensor.body != sole.body) continue;
+        m.sole_wrenches[i] = (planned_soles[i] * sole.placement.inverse() * sensor.placement).act(r.ft[s]);
+        break;
+      }
+    }
     return m;
   }
 
@@ -131,6 +172,11 @@ struct Run {
 
 void run_static_poses(Run& run);
 void run_squat(Run& run);
+void run_walk(Run& run);
+/// Checks the walk's options and robot before anything runs (throws with the reason).
+void check_walk(const Robot& robot, const ScenarioOptions& options);
+/// Servo ticks per field-bus period; throws unless the bus rate divides the servo rate.
+int bus_ticks(double bus_rate_hz, double timestep);
 void run_excite(Run& run);
 /// Throws with the reason when the excite motion is neither built in nor a readable trajectory
 /// of this robot's joints, or the duration is negative.

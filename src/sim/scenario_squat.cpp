@@ -77,15 +77,24 @@ void run_squat(Run& run) {
   run.start(q_ref.front());
   const int lbody = nominal.frames[static_cast<std::size_t>(lf)].body,
             rbody = nominal.frames[static_cast<std::size_t>(rf)].body;
-  BalanceStabilizer stabilizer(nominal, q_ref.front(), {lbody, rbody}, leg, run.sim->timestep());
   const double dt = run.sim->timestep();
+  // The main controller reads the sensors and sends corrected references once per field-bus period;
+  // the servos hold them in between.
+  const int per_bus = bus_ticks(run.options.bus_rate_hz, dt);
+  BalanceStabilizer stabilizer(nominal, q_ref.front(), {lbody, rbody}, leg, per_bus * dt);
   const VectorX zero_v = VectorX::Zero(nominal.nv);
   const std::vector<int> both = {left, right};
+  const std::vector<SE3> feet = {lpose, rpose};
+  run.sensing = true;
   run.sim->set_state(run.on_ground(q_ref.front(), both), zero_v);
   // Settle with the stabilizer on, so its COP loop has leaned the true robot over its feet before
   // the motion starts.
-  for (int k = 0; k < static_cast<int>(1.0 / dt); ++k)
-    run.step(stabilizer.correct(q_ref.front(), zmp_ref.front(), run.measure_balance(both)), zero_v, false);
+  VectorX q_cmd = q_ref.front(), v_cmd = zero_v;
+  for (int k = 0; k < static_cast<int>(1.0 / dt); ++k) {
+    if (k % per_bus == 0)
+      q_cmd = stabilizer.correct(q_ref.front(), zmp_ref.front(), run.read_sensors(both, feet, per_bus * dt));
+    run.step(q_cmd, zero_v, false);
+  }
   Segment seg{"squat", "squat", run.sim->time(), 0.0, 0.0, 0.0};
   run.recorder->restart_clocks(run.sim->time());
   const int steps = static_cast<int>(std::lround(duration / dt));
@@ -103,7 +112,11 @@ void run_squat(Run& run) {
     }
     const Eigen::Vector2d& za = zmp_ref[static_cast<std::size_t>(i)];
     const Eigen::Vector2d& zb = zmp_ref[static_cast<std::size_t>(i + 1)];
-    run.step(stabilizer.correct(qr, za + s * (zb - za), run.measure_balance(both)), vr, true);
+    if (k % per_bus == 0) {
+      q_cmd = stabilizer.correct(qr, za + s * (zb - za), run.read_sensors(both, feet, per_bus * dt));
+      v_cmd = vr;
+    }
+    run.step(q_cmd, v_cmd, true);
     run.track_motion();
     if (k % 500 == 0) run.progress(double(k) / steps, "squat t = " + std::to_string(t).substr(0, 4) + " s");
   }

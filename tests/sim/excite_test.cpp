@@ -43,14 +43,14 @@ TEST(Excite, KidHumanoidTrainingSetWithFootLifts) {
   int lifts_left = 0, lifts_right = 0, squats = 0;
   double lift_start = 0.0, lift_end = 0.0;
   for (const json& seg : dataset["segments"]) {
-    ASSERT_TRUE(seg.contains("contact"));
+    ASSERT_TRUE(seg.contains("support"));
     if (seg["category"] == "squat") ++squats;
-    if (seg["contact"] == "left") {
+    if (seg["support"] == "left") {
       ++lifts_right;
       lift_start = seg["start"];
       lift_end = seg["end"];
     }
-    if (seg["contact"] == "right") ++lifts_left;
+    if (seg["support"] == "right") ++lifts_left;
   }
   EXPECT_EQ(squats, 7);
   EXPECT_EQ(lifts_left, 1);
@@ -84,7 +84,7 @@ TEST(Excite, Biped16EvaluationMotion) {
   EXPECT_LT(s.consistency_max_rel_error, 1e-6);
   const json dataset = json::parse(test::read_file(dir + "/dataset.json"));
   ASSERT_EQ(dataset["segments"].size(), 1u);
-  EXPECT_EQ(dataset["segments"][0]["contact"], "both");
+  EXPECT_EQ(dataset["segments"][0]["support"], "both");
 }
 
 TEST(Excite, PlaysADesignedTrajectory) {
