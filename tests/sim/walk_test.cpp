@@ -85,6 +85,31 @@ TEST(Walk, KidHumanoidWalksTenStepsUpATenDegreeSlope) {
   expect_walked(run_scenario(test::bundled_robot("kid_humanoid"), walk_options(dir, 10, 10.0)), dir, 10);
 }
 
+TEST(Walk, AdultHumanoidWalksTenStepsOnLevelGround) {
+  const std::string dir = fresh_dir("adult");
+  ScenarioOptions o = walk_options(dir, 10);
+  o.noise = NoiseLevel::None;
+  expect_walked(run_scenario(test::bundled_robot("adult_humanoid"), o), dir, 10);
+}
+
+TEST(Walk, LockedUpperBodyStaysAtItsNeutralValues) {
+  // What identification with locked joints relies on: every joint off the legs holds 0 rad (the
+  // kid's neutral values are inside its ranges) to within its servo's tracking error.
+  const std::string dir = fresh_dir("locked");
+  ScenarioOptions o = walk_options(dir, 4);
+  o.noise = NoiseLevel::None;
+  o.lock_upper_body = true;
+  const ScenarioSummary s = run_scenario(test::bundled_robot("kid_humanoid"), o);
+  EXPECT_FALSE(s.fell);
+  EXPECT_EQ(s.steps, 4);
+  const CsvStream truth = read_csv_stream(dir + "/truth.csv");
+  for (const char* joint : {"l_shoulder_pitch", "l_shoulder_roll", "l_shoulder_yaw", "l_elbow", "r_shoulder_pitch",
+                            "r_shoulder_roll", "r_shoulder_yaw", "r_elbow"}) {
+    const Eigen::Index c = truth.column(std::string("q.") + joint);
+    EXPECT_LT(truth.values.col(c).cwiseAbs().maxCoeff(), 0.02) << joint;
+  }
+}
+
 TEST(Walk, BadRequestsFailBeforeRunning) {
   const Robot kid = test::bundled_robot("kid_humanoid");
   ScenarioOptions o = walk_options(fresh_dir("bad"), 10);
