@@ -78,7 +78,7 @@ void upper_body(const Model& model, const RobotSidecar& sidecar, const Stance& s
 double squat_depth(const Stance& st, double f) {
   if (f <= 0.0) return 0.0;
   const double w = 2.0 * M_PI * f;
-  return std::min(0.08 * st.leg, 0.2 * 9.81 / (0.5 * w * w));
+  return std::min(0.08 * st.leg, 0.1 * 9.81 / (0.5 * w * w));
 }
 
 /// Paper 004's training set in `duration`: half squats at 0.5 .. 3.5 Hz (whole cycles, at least
