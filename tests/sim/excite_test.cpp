@@ -87,6 +87,16 @@ TEST(Excite, Biped16EvaluationMotion) {
   EXPECT_EQ(dataset["segments"][0]["support"], "both");
 }
 
+TEST(Excite, Biped16SquatsAtEveryPaper004Frequency) {
+  const std::string dir = test::fresh_dir("excite", "biped16_squats");
+  const ScenarioSummary s = excite("biped16", dir, "paper004-squats", 4.0);
+  EXPECT_FALSE(s.fell);
+  EXPECT_LT(s.consistency_max_rel_error, 1e-6);
+  const json dataset = json::parse(test::read_file(dir + "/dataset.json"));
+  ASSERT_EQ(dataset["segments"].size(), 7u);  // 0.5, 1.0, ... 3.5 Hz
+  EXPECT_EQ(dataset["segments"][6]["label"], "squat 3.5 Hz");
+}
+
 TEST(Excite, PlaysADesignedTrajectory) {
   const Robot robot = test::bundled_robot("kid_humanoid");
   ExcitationOptions o;
