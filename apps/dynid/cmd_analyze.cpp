@@ -84,7 +84,7 @@ void register_analyze(CLI::App& app, Action& action) {
     action = [args] {
       const Robot robot = load_robot(args->model);
       std::vector<JointLock> locks;
-      for (const std::string& text : args->locks) locks.push_back(parse_lock(text));
+      for (const std::string& text : args->locks) locks.push_back(parse_joint_lock(text));
       const Model model = locks.empty() ? robot.model : lock_joints(robot.model, locks);
       BaseParameterOptions options = args->options;
       options.rows = args->rows == "base" ? base_link_rows(model) : all_equation_rows(model);

@@ -18,6 +18,7 @@ void register_compute(CLI::App& app, Action& action);
 void register_simulate(CLI::App& app, Action& action);
 void register_analyze(CLI::App& app, Action& action);
 void register_mocap(CLI::App& app, Action& action);
+void register_identify(CLI::App& app, Action& action);
 void register_excite(CLI::App& app, Action& action);
 
 /// "l_elbow=0.3" -> {l_elbow, 0.3} (--lock); throws naming the text when it is not JOINT=NUMBER.

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   dynid::cli::register_simulate(app, action);
   dynid::cli::register_analyze(app, action);
   dynid::cli::register_mocap(app, action);
+  dynid::cli::register_identify(app, action);
   dynid::cli::register_excite(app, action);
 
   std::string help_topic;

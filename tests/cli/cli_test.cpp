@@ -10,29 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "run_dynid.hpp"
+
 namespace {
 
 using json = nlohmann::json;
-
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result run(const std::string& args) {
-  const std::string err_path = std::filesystem::temp_directory_path() / ("dynid_cli_err_" + std::to_string(::getpid()));
-  const std::string cmd =
-      std::string("DYNID_MODELS_DIR=") + DYNID_MODELS_DIR + " " + DYNID_EXE + " " + args + " 2>" + err_path;
-  Result r{0, "", ""};
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf{};
-  while (std::size_t n = fread(buf.data(), 1, buf.size(), pipe)) r.out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream e(err_path);
-  r.err.assign(std::istreambuf_iterator<char>(e), {});
-  return r;
-}
 
 std::string temp_file(const std::string& name, const std::string& text) {
   const auto path = std::filesystem::temp_directory_path() / ("dynid_cli_" + std::to_string(::getpid()) + "_" + name);

@@ -25,4 +25,8 @@ struct JointLock {
 /// outside its limits; and when no moving joint would remain.
 Model lock_joints(const Model& model, const std::vector<JointLock>& locks);
 
+/// "l_elbow=0.3" -> {l_elbow, 0.3} (the command-line spelling of a lock). Throws naming the text
+/// when it is not JOINT=VALUE with a number.
+JointLock parse_joint_lock(const std::string& text);
+
 }  // namespace dynid

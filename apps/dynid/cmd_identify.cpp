@@ -1,0 +1,77 @@
+// dynid identify SUBCOMMAND: identification commands. `inertial` is here; each further
+// subcommand registers itself with one line in register_identify.
+//
+// dynid identify inertial MODEL DATA --sensors SET --out DIR [--source truth|sensors] [--truth URDF]
+//   [--validate DATA] [--lock JOINT=VALUE ...] [--consistent] [--prior WEIGHT] [--fix-mass-com URDF]
+//   [--cutoff HZ] [--wrenches auto|ft|plates] [--holdout FRACTION] [--quiet]
+
+#include <iostream>
+
+#include "commands.hpp"
+#include "dynid/ident/inertial_identification.hpp"
+#include "progress_line.hpp"
+
+namespace dynid::cli {
+namespace {
+
+void register_identify_inertial(CLI::App& identify, Action& action) {
+  auto* cmd = identify.add_subcommand(
+      "inertial", "Identify every link's mass, COM and inertia from motion data and any force sensor set");
+  struct Args {
+    InertialIdentificationOptions o;
+    std::vector<std::string> locks;
+    bool quiet = false;
+  };
+  auto args = std::make_shared<Args>();
+  InertialIdentificationOptions& o = args->o;
+  cmd->add_option("MODEL", o.model, "URDF file or bundled robot name (needs its sidecar)")->required();
+  cmd->add_option("DATA", o.data, "Data set directory (docs/data-format.md)")->required();
+  cmd->add_option("--sensors", o.sensors, "full | contact | joints | comma-separated joint and contact names")
+      ->required();
+  cmd->add_option("--out", o.out_dir, "Output directory")->required();
+  cmd->add_option("--source", o.source, "truth (noise-free stream) | sensors (encoders, IMU, F/T or plates)")
+      ->check(CLI::IsMember({"truth", "sensors"}))
+      ->default_val("truth");
+  cmd->add_option("--truth", o.truth_urdf, "True URDF: report the error of the identified base parameters");
+  cmd->add_option("--validate", o.validate, "Data set for validation (default: the last 30 % of DATA)");
+  cmd->add_option("--holdout", o.holdout_fraction, "Held-out share of DATA when --validate is not given")
+      ->check(CLI::Range(0.01, 0.99));
+  cmd->add_option("--lock", args->locks, "Hold a joint at a position: JOINT=VALUE (rad or m); repeatable");
+  cmd->add_flag("--lock-upper-body", o.lock_upper_body,
+                "Lock every joint off the legs at its neutral value (data of simulate --lock-upper-body)");
+  cmd->add_flag("--consistent", o.consistent, "Physically consistent estimate (every link a rigid body)");
+  cmd->add_option("--consistent-prior", o.consistent_fit.prior_weight,
+                  "Pull of the consistent fit toward the nominal model (log-Cholesky coordinates, relative)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--consistent-iterations", o.consistent_fit.max_iterations,
+                  "Levenberg-Marquardt iterations of the consistent fit at most")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--prior", o.prior, "Weight of the pull toward the nominal model, relative to the data (0 = none)");
+  cmd->add_option("--fix-mass-com", o.fix_mass_com,
+                  "URDF (e.g. from identify static) whose masses and COMs are kept; the rest is estimated");
+  cmd->add_option("--cutoff", o.sensor_options.cutoff_hz, "Low-pass cut-off of the sensor path [Hz]")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--wrenches", o.sensor_options.wrenches, "Contact wrenches of the sensor path: auto | ft | plates")
+      ->check(CLI::IsMember({"auto", "ft", "plates"}));
+  cmd->add_flag("--quiet", args->quiet, "No progress output");
+  cmd->callback([&action, args] {
+    action = [args] {
+      InertialIdentificationOptions opts = args->o;
+      for (const std::string& text : args->locks) opts.locks.push_back(parse_joint_lock(text));
+      if (!args->quiet) opts.progress = progress_line();
+      const InertialIdentificationResult r = run_inertial_identification(opts);
+      std::cout << r.summary_json;
+      return 0;
+    };
+  });
+}
+
+}  // namespace
+
+void register_identify(CLI::App& app, Action& action) {
+  auto* identify = app.add_subcommand("identify", "Identify the robot's dynamic model from data");
+  identify->require_subcommand(1);
+  register_identify_inertial(*identify, action);
+}
+
+}  // namespace dynid::cli

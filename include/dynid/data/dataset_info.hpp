@@ -1,0 +1,43 @@
+#pragma once
+// What a data set directory holds, from its dataset.json (docs/data-format.md): streams and their
+// rates, gravity, force plates, the nominal and (simulation only) true model.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dynid/spatial/skew.hpp"
+
+namespace dynid {
+
+struct StreamInfo {
+  std::string file;  ///< absolute path
+  double rate_hz = 0.0;
+};
+
+struct ForcePlateInfo {
+  std::string name;
+  Vector3 origin = Vector3::Zero();  ///< top centre, world [m]
+};
+
+struct DatasetInfo {
+  std::string directory;
+  std::string robot;
+  std::string model;       ///< nominal URDF named by the data set (may be empty)
+  std::string truth_urdf;  ///< absolute path of truth.urdf, empty when the data set has none
+  std::string scenario;
+  Vector3 gravity{0.0, 0.0, -9.81};  ///< world [m/s^2]
+  std::map<std::string, StreamInfo> streams;
+  std::vector<ForcePlateInfo> force_plates;
+
+  bool has_stream(const std::string& name) const { return streams.count(name) > 0; }
+  /// Throws naming the data set and the stream when absent.
+  const StreamInfo& stream(const std::string& name) const;
+};
+
+/// Reads DIR/dataset.json (or the file itself when `path` names it). Throws "PATH: reason" when it
+/// is missing or malformed, or a listed stream file does not exist.
+DatasetInfo read_dataset_info(const std::string& path);
+
+}  // namespace dynid

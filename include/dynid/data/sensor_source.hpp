@@ -1,0 +1,63 @@
+#pragma once
+// Samples from what the robot measures (docs/identification.md, "Data path"):
+//
+//  - joints: encoders, zero-phase Butterworth low-pass (order 2 forward and backward, -3 dB at
+//    `cutoff_hz`, default 10 Hz), then central differences for velocity and acceleration;
+//  - base pose: leg kinematics of the stance foot. The loaded contact that carries the most normal
+//    force anchors the base; it lies flat on level ground and does not move while it stays loaded
+//    (above 25 % of the weight). When it unloads, the most loaded contact takes over at the pose the
+//    chain gives it, flattened. Base linear velocity and acceleration: central differences of that
+//    (smooth, filtered-joint) trajectory, the neighbours of a sample seen from that sample's anchor
+//    (an anchor change never enters a difference quotient);
+//  - base angular velocity: the IMU gyro (filtered like the encoders) when the IMU sits on the base
+//    body, its constant bias removed against the kinematic rate; otherwise the kinematic rate.
+//    Angular acceleration: its central difference;
+//  - contact wrenches: foot F/T sensors (sidecar `measures: external`, on a contact's link),
+//    low-passed with the same filter so both sides of the dynamics see the same bandwidth. Force
+//    plates are refused for now: their wrenches are about world points, and where the robot stands on
+//    the plates needs the markers (registration still to come);
+//  - joint torques: not in the data format yet (NaN: not measured).
+//
+// Every stream is resampled to the encoder times (linear interpolation after filtering). The first
+// and last `trim_s` seconds are dropped (filter edge transients). The samples are held in memory
+// (a few hundred bytes each); the estimation that consumes them is streaming.
+
+#include "dynid/data/dataset_info.hpp"
+#include "dynid/data/motion_sample.hpp"
+#include "dynid/data/truth_source.hpp"
+#include "dynid/model/lock_joints.hpp"
+#include "dynid/model/sidecar.hpp"
+
+namespace dynid {
+
+struct SensorSourceOptions {
+  double cutoff_hz = 10.0;        ///< low-pass cut-off of joints, gyro and wrenches
+  int filter_order = 2;           ///< Butterworth order of each pass (zero-phase: twice this)
+  double trim_s = 0.1;            ///< dropped at each end [s]
+  std::string wrenches = "auto";  ///< "ft", "plates" or "auto" (ft when present, else plates)
+  double lock_tolerance = 5e-3;   ///< locked joints must stay within this of their lock [rad]
+  /// Plates path without marker registration: the estimated world is anchored at the first stance
+  /// contact, so plate moments are only right when that contact sits at the world origin. Tests only.
+  bool allow_plates_without_registration = false;
+};
+
+class SensorSource : public MotionSource {
+ public:
+  /// Reads and processes the streams. Throws naming the stream and channel when one is missing or
+  /// holds NaN where a value is needed.
+  SensorSource(const Model& model, const RobotSidecar& sidecar, const DatasetInfo& dataset,
+               const SensorSourceOptions& options = {}, TimeWindow window = {}, std::vector<JointLock> locks = {});
+  bool next(MotionSample& sample) override;
+  void rewind() override { cursor_ = 0; }
+  long size_hint() const override { return static_cast<long>(samples_.size()); }
+  std::string description() const override { return description_; }
+  ForceNoise noise() const override { return noise_; }
+
+ private:
+  std::vector<MotionSample> samples_;
+  std::size_t cursor_ = 0;
+  std::string description_;
+  ForceNoise noise_;
+};
+
+}  // namespace dynid

@@ -1,0 +1,51 @@
+#pragma once
+// The equations one sample contributes to the identification of the base parameters, for a sensor
+// set (ident/sensor_projection.hpp): P Y_base pi_base = P A_m f_m, with P the projection that removes
+// the unmeasured forces (the 6 base rows for `contact`), and the default row weights.
+//
+// Weights (docs/identification.md, "Weighting"): rows mix newtons and newton-metres, so each row
+// gets 1 / sigma^2, sigma^2 = sum_j (P A_m)_ij^2 sigma_j^2 the variance the measured forces' noise
+// (ForceNoise: contact force, contact moment, joint torque) puts on it. Force and moment rows, and
+// joint-torque rows, are then in the same unit: standard deviations.
+//
+// It also gives the full equations for validation: Y pi against the measured generalized forces
+// f = sum_c J_c^T lambda_c + [0; tau], whose base rows are the base wrench (base frame, about its
+// origin) and whose joint rows are the joint torques where they are measured.
+
+#include "dynid/data/motion_sample.hpp"
+#include "dynid/dynamics/jacobian.hpp"
+#include "dynid/ident/base_parameters.hpp"
+#include "dynid/ident/sensor_projection.hpp"
+
+namespace dynid {
+
+class IdentificationRows {
+ public:
+  IdentificationRows(const Model& model, const RobotSidecar& sidecar, const BaseParameters& base, SensorSet set,
+                     ForceNoise noise);
+
+  /// Computes the rows of `sample` (forward kinematics, regressor, projection). Throws naming the
+  /// sensor set when the rank condition rank(S_b V_x) = 6 fails at this sample.
+  void build(const MotionSample& sample);
+
+  const MatrixX& rows() const { return A_; }                  ///< P Y_base (r x num_base)
+  const VectorX& measured() const { return b_; }              ///< P A_m f_m (r)
+  const VectorX& weights() const { return w_; }               ///< 1 / sigma^2 per row
+  const MatrixX& regressor() const { return Y_; }             ///< full Y (nv x num_standard)
+  const MatrixX& projected_regressor() const { return PY_; }  ///< P Y (r x num_standard)
+  /// Measured generalized forces f (nv): base wrench rows, then joint torques (NaN where unmeasured).
+  const VectorX& generalized_forces() const { return f_; }
+
+ private:
+  const Model& model_;
+  const BaseParameters& base_;
+  SensorSet set_;
+  ForceNoise noise_;
+  std::vector<int> contacts_;
+  Data data_;
+  Matrix6X J_;
+  MatrixX Y_, PY_, A_;
+  VectorX b_, w_, f_;
+};
+
+}  // namespace dynid

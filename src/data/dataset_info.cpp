@@ -1,0 +1,72 @@
+#include "dynid/data/dataset_info.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace dynid {
+
+namespace fs = std::filesystem;
+
+const StreamInfo& DatasetInfo::stream(const std::string& name) const {
+  const auto it = streams.find(name);
+  if (it == streams.end()) throw std::runtime_error(directory + ": the data set has no '" + name + "' stream");
+  return it->second;
+}
+
+DatasetInfo read_dataset_info(const std::string& path) {
+  fs::path file = path;
+  if (!fs::exists(file)) throw std::runtime_error(path + ": no such data set (a directory with dataset.json)");
+  if (fs::is_directory(file)) file /= "dataset.json";
+  std::ifstream in(file);
+  if (!in) throw std::runtime_error(file.string() + ": cannot open (is this a dynid data set?)");
+  nlohmann::json j;
+  try {
+    in >> j;
+  } catch (const std::exception& e) {
+    throw std::runtime_error(file.string() + ": not valid JSON (" + e.what() + ")");
+  }
+  const std::string where = file.string();
+  DatasetInfo info;
+  info.directory = file.parent_path().string();
+  try {
+    if (j.value("format", "") != "dynid-dataset") throw std::runtime_error("'format' is not \"dynid-dataset\"");
+    info.robot = j.value("robot", "");
+    info.model = j.value("model", "");
+    info.scenario = j.value("scenario", "");
+    if (j.contains("truth") && j["truth"].is_string()) {
+      const fs::path t = fs::path(info.directory) / j["truth"].get<std::string>();
+      if (fs::exists(t)) info.truth_urdf = t.string();
+    }
+    if (j.contains("gravity")) {
+      const auto g = j["gravity"].get<std::vector<double>>();
+      if (g.size() != 3) throw std::runtime_error("'gravity' needs 3 numbers");
+      info.gravity = Vector3(g[0], g[1], g[2]);
+    }
+    if (!j.contains("streams") || !j["streams"].is_object()) throw std::runtime_error("no 'streams' object");
+    for (const auto& [name, s] : j["streams"].items()) {
+      StreamInfo si;
+      si.file = (fs::path(info.directory) / s.at("file").get<std::string>()).string();
+      si.rate_hz = s.at("rate_hz").get<double>();
+      if (!(si.rate_hz > 0.0)) throw std::runtime_error("stream '" + name + "': rate_hz must be positive");
+      if (!fs::exists(si.file)) throw std::runtime_error("stream '" + name + "': missing file " + si.file);
+      info.streams[name] = si;
+    }
+    for (const auto& p : j.value("force_plates", nlohmann::json::array())) {
+      ForcePlateInfo plate;
+      plate.name = p.at("name").get<std::string>();
+      const auto o = p.at("origin").get<std::vector<double>>();
+      if (o.size() != 3) throw std::runtime_error("force plate '" + plate.name + "': origin needs 3 numbers");
+      plate.origin = Vector3(o[0], o[1], o[2]);
+      info.force_plates.push_back(plate);
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(where + ": " + e.what());
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(where + ": " + e.what());
+  }
+  return info;
+}
+
+}  // namespace dynid

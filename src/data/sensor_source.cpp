@@ -1,0 +1,305 @@
+#include "dynid/data/sensor_source.hpp"
+
+#include <Eigen/Geometry>
+#include <cmath>
+#include <stdexcept>
+
+#include "dynid/dynamics/kinematics.hpp"
+#include "dynid/io/csv_stream.hpp"
+#include "dynid/mocap/filtfilt.hpp"
+
+namespace dynid {
+namespace {
+
+/// Column `name` of a stream, filtered; throws naming the channel when absent or not finite.
+Eigen::VectorXd filtered_channel(const CsvStream& s, const std::string& name, const IirFilter& filter) {
+  const Eigen::Index c = s.column(name);
+  const Eigen::VectorXd x = s.values.col(c);
+  for (Eigen::Index i = 0; i < x.size(); ++i)
+    if (!std::isfinite(x[i]))
+      throw std::runtime_error(s.path + ": line " + std::to_string(i + 2) + ": channel '" + name +
+                               "' is empty or not finite");
+  if (x.size() <= filtfilt_padlen(filter))
+    throw std::runtime_error(s.path + ": too few samples (" + std::to_string(x.size()) + ") to filter");
+  return filtfilt(filter, x);
+}
+
+/// Linear interpolation of (t, x) at time t_query (clamped to the ends).
+double interpolate(const Eigen::VectorXd& t, const Eigen::VectorXd& x, double tq, Eigen::Index& hint) {
+  const Eigen::Index n = t.size();
+  if (tq <= t[0]) return x[0];
+  if (tq >= t[n - 1]) return x[n - 1];
+  while (hint + 1 < n && t[hint + 1] < tq) ++hint;
+  while (hint > 0 && t[hint] > tq) --hint;
+  const double u = (tq - t[hint]) / (t[hint + 1] - t[hint]);
+  return (1.0 - u) * x[hint] + u * x[hint + 1];
+}
+
+/// Signals of a stream filtered and resampled at `times`: one row per channel.
+Eigen::MatrixXd resampled(const CsvStream& s, const std::vector<std::string>& names, const IirFilter& filter,
+                          const Eigen::VectorXd& times) {
+  Eigen::MatrixXd out(static_cast<Eigen::Index>(names.size()), times.size());
+  const Eigen::VectorXd t = s.values.col(0);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const Eigen::VectorXd x = filtered_channel(s, names[i], filter);
+    Eigen::Index hint = 0;
+    for (Eigen::Index k = 0; k < times.size(); ++k)
+      out(static_cast<Eigen::Index>(i), k) = interpolate(t, x, times[k], hint);
+  }
+  return out;
+}
+
+Vector3 log3(const Matrix3& R) {
+  const Eigen::AngleAxisd aa(R);
+  return aa.angle() * aa.axis();
+}
+
+}  // namespace
+
+bool SensorSource::next(MotionSample& sample) {
+  if (cursor_ >= samples_.size()) return false;
+  sample = samples_[cursor_++];
+  return true;
+}
+
+SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, const DatasetInfo& dataset,
+                           const SensorSourceOptions& options, TimeWindow window, std::vector<JointLock> locks) {
+  if (!model.floating_base) throw std::runtime_error(model.label() + ": the sensor path needs a floating base");
+  const CsvStream enc = read_csv_stream(dataset.stream("encoders").file);
+  const double rate = dataset.stream("encoders").rate_hz;
+  const double dt = 1.0 / rate;
+  const IirFilter enc_filter = butterworth_lowpass(options.filter_order, options.cutoff_hz, rate);
+  const Eigen::VectorXd times = enc.values.col(0);
+  const Eigen::Index n = times.size();
+  if (n < 5) throw std::runtime_error(enc.path + ": too few samples");
+
+  // Joints: filtered encoder positions, central differences.
+  const int nj = model.nv - 6;
+  Eigen::MatrixXd qj(nj, n);
+  for (std::size_t b = 1; b < model.bodies.size(); ++b) {
+    const Body& body = model.bodies[b];
+    if (body.joint_type == JointType::FreeFlyer) continue;
+    qj.row(body.idx_v - 6) = filtered_channel(enc, "q." + body.joint_name, enc_filter).transpose();
+  }
+  for (const JointLock& lock : locks) {
+    const Eigen::Index c = enc.column("q." + lock.joint);
+    for (Eigen::Index k = 0; k < n; ++k)
+      if (!(std::abs(enc.values(k, c) - lock.position) <= options.lock_tolerance))
+        throw std::runtime_error(enc.path + ": line " + std::to_string(k + 2) + ": locked joint '" + lock.joint +
+                                 "' reads " + std::to_string(enc.values(k, c)) + " rad, not its lock " +
+                                 std::to_string(lock.position));
+  }
+
+  // Contact wrenches, world axes about the world origin, before the base pose is known: F/T stay in
+  // their sensor frames (mapped below), plates are already in world axes.
+  const std::size_t nc = sidecar.contacts.size();
+  const bool have_ft = dataset.has_stream("ft") && !sidecar.ft_sensors.empty();
+  std::string wrench_source = options.wrenches;
+  if (wrench_source == "auto") wrench_source = have_ft ? "ft" : "plates";
+  if (wrench_source != "ft" && wrench_source != "plates")
+    throw std::invalid_argument("wrench source must be ft, plates or auto, not '" + wrench_source + "'");
+  static const char* const kFt[6] = {"fx", "fy", "fz", "tx", "ty", "tz"};
+  std::vector<int> contact_ft(nc, -1);  // F/T sensor index per contact
+  Eigen::MatrixXd ft_values, plate_values;
+  if (wrench_source == "ft") {
+    const CsvStream ft = read_csv_stream(dataset.stream("ft").file);
+    const IirFilter f = butterworth_lowpass(options.filter_order, options.cutoff_hz, dataset.stream("ft").rate_hz);
+    std::vector<std::string> names;
+    for (std::size_t c = 0; c < nc; ++c) {
+      for (std::size_t s = 0; s < sidecar.ft_sensors.size(); ++s)
+        if (sidecar.ft_sensors[s].link == sidecar.contacts[c].link &&
+            sidecar.ft_sensors[s].measures == WrenchMeasured::External)
+          contact_ft[c] = static_cast<int>(s);
+      if (contact_ft[c] < 0)
+        throw std::runtime_error(sidecar.source_path + ": contact '" + sidecar.contacts[c].name +
+                                 "' has no F/T sensor measuring the external wrench on link '" +
+                                 sidecar.contacts[c].link + "' (use --wrenches plates)");
+      for (const char* a : kFt)
+        names.push_back(sidecar.ft_sensors[static_cast<std::size_t>(contact_ft[c])].name + "." + a);
+    }
+    ft_values = resampled(ft, names, f, times);
+    noise_.force = 0.125;
+    noise_.moment = 0.003;
+  } else {
+    if (dataset.force_plates.empty())
+      throw std::runtime_error(dataset.directory + ": no F/T stream and no force plates");
+    // Plate wrenches are about points fixed in the world; mapping them to the base needs where the
+    // robot stands on the plates, which leg kinematics alone cannot tell (it needs the markers).
+    if (!options.allow_plates_without_registration)
+      throw std::runtime_error(dataset.directory +
+                               ": contact wrenches from force plates need the robot's placement on the plates "
+                               "(marker registration), which the sensor path does not do yet; use foot F/T "
+                               "sensors (--wrenches ft) or --source truth");
+    const CsvStream plates = read_csv_stream(dataset.stream("plates").file);
+    const IirFilter f = butterworth_lowpass(options.filter_order, options.cutoff_hz, dataset.stream("plates").rate_hz);
+    std::vector<std::string> names;
+    static const char* const kPlate[6] = {"fx", "fy", "fz", "mx", "my", "mz"};
+    for (const ForcePlateInfo& p : dataset.force_plates)
+      for (const char* a : kPlate) names.push_back(p.name + "." + a);
+    plate_values = resampled(plates, names, f, times);
+    noise_.force = 0.32;  // 0.25 N white plus 0.7 N quantization (0.2 N)
+    noise_.moment = 0.05;
+  }
+
+  // Gyro (when the IMU is on the base body).
+  Eigen::MatrixXd gyro;
+  Matrix3 base_R_imu = Matrix3::Identity();
+  if (sidecar.imu && dataset.has_stream("imu")) {
+    const Frame& fr = model.frames[static_cast<std::size_t>(model.frame_index(sidecar.imu->name))];
+    if (fr.body == 1) {
+      const CsvStream imu = read_csv_stream(dataset.stream("imu").file);
+      const IirFilter f = butterworth_lowpass(options.filter_order, options.cutoff_hz, dataset.stream("imu").rate_hz);
+      const std::string& nm = sidecar.imu->name;
+      gyro = resampled(imu, {nm + ".gyro.x", nm + ".gyro.y", nm + ".gyro.z"}, f, times);
+      base_R_imu = fr.placement.rotation;
+    }
+  }
+
+  // Base pose from the anchored stance contact.
+  std::vector<int> contact_frame(nc);
+  for (std::size_t c = 0; c < nc; ++c) contact_frame[c] = model.frame_index(sidecar.contacts[c].name);
+  Data data(model);
+  VectorX q_rel = model.neutral_configuration();
+  std::vector<Matrix3> R(static_cast<std::size_t>(n));
+  Eigen::MatrixXd p(3, n);
+  // Per sample: the base pose relative to every contact frame, and the world pose of the sample's
+  // anchor. Derivatives at a sample use its own anchor for the neighbours too, so an anchor change
+  // (where the flattened new foot shifts the estimate a little) never enters a difference quotient.
+  std::vector<std::vector<SE3>> contact_base(static_cast<std::size_t>(n), std::vector<SE3>(nc));
+  std::vector<int> anchor_of(static_cast<std::size_t>(n));
+  std::vector<SE3> world_anchor_of(static_cast<std::size_t>(n));
+  std::vector<std::vector<Force>> wrench_world(static_cast<std::size_t>(n), std::vector<Force>(nc));
+  const double weight = model.total_mass() * model.gravity.norm();
+  int anchor = -1;
+  SE3 world_anchor;
+  for (Eigen::Index k = 0; k < n; ++k) {
+    q_rel.tail(nj) = qj.col(k);
+    forward_kinematics(model, data, q_rel);  // base at the world origin: poses relative to the base
+    // Normal loads per contact (sensor / plate z: the soles are flat).
+    std::vector<double> load(nc, 0.0);
+    std::vector<Force> w_base(nc);  // wrench in base axes, about the base origin (F/T path)
+    if (wrench_source == "ft") {
+      for (std::size_t c = 0; c < nc; ++c) {
+        Vector6 w;
+        for (int a = 0; a < 6; ++a) w[a] = ft_values(static_cast<Eigen::Index>(6 * c) + a, k);
+        const SidecarFrame& s = sidecar.ft_sensors[static_cast<std::size_t>(contact_ft[c])];
+        const SE3 base_sensor = frame_placement(model, data, model.frame_index(s.name));
+        w_base[c] = base_sensor.act(Force::from_vector(w));
+        load[c] = std::abs(w[2]);
+      }
+    }
+    std::vector<Vector6> plate_wrench;  // ground on robot, world, about world origin
+    std::vector<std::size_t> plate_contact;
+    if (wrench_source == "plates") {
+      // The contact nearest (horizontally, in base axes: yaw-free) to the plate's COP takes its wrench;
+      // with the base pose unknown, compare in the anchor frame of the previous sample.
+      for (std::size_t i = 0; i < dataset.force_plates.size(); ++i) {
+        const Vector3 f = plate_values.block<3, 1>(static_cast<Eigen::Index>(6 * i), k);
+        const Vector3 m = plate_values.block<3, 1>(static_cast<Eigen::Index>(6 * i + 3), k);
+        const Vector3 F = -f;
+        const Vector3 N = -m + dataset.force_plates[i].origin.cross(F);
+        Vector6 w;
+        w << F, N;
+        plate_wrench.push_back(w);
+        const Vector3 cop_xy =
+            std::abs(F.z()) > 1e-6 ? Vector3(-N.y() / F.z(), N.x() / F.z(), 0.0) : dataset.force_plates[i].origin;
+        std::size_t best = 0;
+        double best_d = 1e300;
+        for (std::size_t c = 0; c < nc; ++c) {
+          Vector3 pc = frame_placement(model, data, contact_frame[c]).translation;
+          if (anchor >= 0)
+            pc =
+                (world_anchor * frame_placement(model, data, contact_frame[static_cast<std::size_t>(anchor)]).inverse())
+                    .act(pc);
+          const double d = (pc - cop_xy).head<2>().norm();
+          if (d < best_d) {
+            best_d = d;
+            best = c;
+          }
+        }
+        plate_contact.push_back(best);
+        load[best] += std::abs(F.z());
+      }
+    }
+    // Anchor: keep it while loaded; otherwise the most loaded contact, flattened where it is now.
+    std::size_t most = 0;
+    for (std::size_t c = 1; c < nc; ++c)
+      if (load[c] > load[most]) most = c;
+    const SE3 base_contact_most = frame_placement(model, data, contact_frame[most]);
+    if (anchor < 0 || load[static_cast<std::size_t>(anchor)] < 0.25 * weight) {
+      SE3 pose = anchor < 0
+                     ? SE3::Identity()
+                     : world_anchor *
+                           frame_placement(model, data, contact_frame[static_cast<std::size_t>(anchor)]).inverse() *
+                           base_contact_most;
+      const Vector3 x = pose.rotation.col(0);
+      const double yaw = std::atan2(x.y(), x.x());
+      pose.rotation = Eigen::AngleAxisd(yaw, Vector3::UnitZ()).toRotationMatrix();
+      if (anchor < 0) pose.translation.setZero();
+      world_anchor = pose;
+      anchor = static_cast<int>(most);
+    }
+    const SE3 world_base =
+        world_anchor * frame_placement(model, data, contact_frame[static_cast<std::size_t>(anchor)]).inverse();
+    R[static_cast<std::size_t>(k)] = world_base.rotation;
+    p.col(k) = world_base.translation;
+    for (std::size_t c = 0; c < nc; ++c)
+      contact_base[static_cast<std::size_t>(k)][c] = frame_placement(model, data, contact_frame[c]).inverse();
+    anchor_of[static_cast<std::size_t>(k)] = anchor;
+    world_anchor_of[static_cast<std::size_t>(k)] = world_anchor;
+    auto& ww = wrench_world[static_cast<std::size_t>(k)];
+    if (wrench_source == "ft") {
+      for (std::size_t c = 0; c < nc; ++c) ww[c] = world_base.act(w_base[c]);
+    } else {
+      for (std::size_t c = 0; c < nc; ++c) ww[c] = Force::Zero();
+      for (std::size_t i = 0; i < plate_wrench.size(); ++i) ww[plate_contact[i]] += Force::from_vector(plate_wrench[i]);
+    }
+  }
+
+  // Twists and accelerations by central differences, the neighbours seen from the sample's anchor.
+  const auto pose_seen_from = [&](Eigen::Index k, Eigen::Index j) {
+    const std::size_t a = static_cast<std::size_t>(anchor_of[static_cast<std::size_t>(k)]);
+    return world_anchor_of[static_cast<std::size_t>(k)] * contact_base[static_cast<std::size_t>(j)][a];
+  };
+  Eigen::MatrixXd w_kin = Eigen::MatrixXd::Zero(3, n);
+  for (Eigen::Index k = 1; k + 1 < n; ++k)
+    w_kin.col(k) = log3(pose_seen_from(k, k - 1).rotation.transpose() * pose_seen_from(k, k + 1).rotation) / (2 * dt);
+  Eigen::MatrixXd omega = w_kin;
+  if (gyro.size() > 0) {
+    Eigen::MatrixXd g = base_R_imu * gyro;
+    const Vector3 bias = (g - w_kin).middleCols(1, n - 2).rowwise().mean();
+    omega = g.colwise() - bias;
+  }
+  const long first = std::max<long>(2, std::lround(options.trim_s * rate));
+  const long last = static_cast<long>(n) - 1 - first;
+  for (long k = first; k <= last; ++k) {
+    if (!window.contains(times[k])) continue;
+    MotionSample s;
+    s.time = times[k];
+    const Matrix3& Rk = R[static_cast<std::size_t>(k)];
+    s.q.resize(model.nq);
+    s.q.head<3>() = p.col(k);
+    const Eigen::Quaterniond quat(Rk);
+    s.q.segment<4>(3) << quat.x(), quat.y(), quat.z(), quat.w();
+    s.q.tail(nj) = qj.col(k);
+    const Vector3 p_prev = pose_seen_from(k, k - 1).translation, p_next = pose_seen_from(k, k + 1).translation;
+    const Vector3 pd = (p_next - p_prev) / (2 * dt);
+    const Vector3 pdd = (p_next - 2 * p.col(k) + p_prev) / (dt * dt);
+    const Vector3 w = omega.col(k);
+    const Vector3 vlin = Rk.transpose() * pd;
+    s.v.resize(model.nv);
+    s.a.resize(model.nv);
+    s.v << vlin, w, (qj.col(k + 1) - qj.col(k - 1)) / (2 * dt);
+    s.a << Rk.transpose() * pdd - w.cross(vlin), (omega.col(k + 1) - omega.col(k - 1)) / (2 * dt),
+        (qj.col(k + 1) - 2 * qj.col(k) + qj.col(k - 1)) / (dt * dt);
+    s.contact_wrenches = wrench_world[static_cast<std::size_t>(k)];
+    s.joint_torques = VectorX::Constant(model.nv, std::numeric_limits<double>::quiet_NaN());
+    samples_.push_back(std::move(s));
+  }
+  if (samples_.empty()) throw std::runtime_error(dataset.directory + ": no sensor samples in the chosen time window");
+  description_ = "sensors of " + dataset.directory + " (encoders " + std::to_string(static_cast<int>(rate)) +
+                 " Hz, low-pass " + std::to_string(options.cutoff_hz).substr(0, 4) + " Hz, wrenches from " +
+                 wrench_source + (gyro.size() > 0 ? ", gyro" : "") + ")";
+}
+
+}  // namespace dynid

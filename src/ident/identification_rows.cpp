@@ -1,0 +1,72 @@
+#include "dynid/ident/identification_rows.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "dynid/dynamics/jacobian.hpp"
+#include "dynid/dynamics/regressor.hpp"
+
+namespace dynid {
+
+IdentificationRows::IdentificationRows(const Model& model, const RobotSidecar& sidecar, const BaseParameters& base,
+                                       SensorSet set, ForceNoise noise)
+    : model_(model), base_(base), set_(std::move(set)), noise_(noise), data_(model), J_(6, model.nv) {
+  for (const ContactSurface& c : sidecar.contacts) contacts_.push_back(model.frame_index(c.name));
+}
+
+void IdentificationRows::build(const MotionSample& s) {
+  if (s.contact_wrenches.size() != contacts_.size())
+    throw std::invalid_argument("sample has " + std::to_string(s.contact_wrenches.size()) +
+                                " contact wrenches, the sidecar lists " + std::to_string(contacts_.size()));
+  // Projection first (it runs forward kinematics at q), then the regressor.
+  const SensorProjection p = project_sensors(model_, data_, s.q, set_, contacts_);
+  if (model_.floating_base && p.base_rank < 6)
+    throw std::runtime_error("sensor set '" + set_.label + "' cannot identify the base at t = " +
+                             std::to_string(s.time) + " s: rank(S_b V_x) = " + std::to_string(p.base_rank) +
+                             " < 6 (the unmeasured forces can explain any base motion)");
+  // Contact wrenches in their contact frames, and the generalized forces they and the torques make.
+  f_ = s.joint_torques;
+  if (model_.floating_base) f_.head<6>().setZero();
+  std::vector<Vector6> lambda(contacts_.size());
+  for (std::size_t c = 0; c < contacts_.size(); ++c) {
+    const SE3 oMc = frame_placement(model_, data_, contacts_[c]);
+    lambda[c] = oMc.act_inv(s.contact_wrenches[c]).to_vector();
+    frame_jacobian(model_, data_, contacts_[c], ReferenceFrame::Local, J_);
+    f_.noalias() += J_.transpose() * lambda[c];
+  }
+  // Measured scalars in the projection's order, with their noise.
+  const Eigen::Index m = static_cast<Eigen::Index>(p.measured_names.size());
+  VectorX fm(m), sigma(m);
+  for (Eigen::Index k = 0; k < m; ++k) {
+    const std::string& name = p.measured_names[static_cast<std::size_t>(k)];
+    const auto dot = name.rfind('.');
+    bool done = false;
+    if (dot != std::string::npos) {
+      static const char* const kAxes[6] = {"fx", "fy", "fz", "tx", "ty", "tz"};
+      for (std::size_t c = 0; c < contacts_.size() && !done; ++c)
+        if (model_.frames[static_cast<std::size_t>(contacts_[c])].name == name.substr(0, dot))
+          for (int a = 0; a < 6; ++a)
+            if (name.substr(dot + 1) == kAxes[a]) {
+              fm[k] = lambda[c][a];
+              sigma[k] = a < 3 ? noise_.force : noise_.moment;
+              done = true;
+            }
+    }
+    if (!done) {
+      const double tau = s.joint_torques[model_.bodies[static_cast<std::size_t>(model_.joint_index(name))].idx_v];
+      if (!std::isfinite(tau))
+        throw std::runtime_error("sensor set '" + set_.label + "' uses the torque of joint '" + name +
+                                 "', which the data do not measure");
+      fm[k] = tau;
+      sigma[k] = noise_.torque;
+    }
+  }
+  Y_ = joint_torque_regressor(model_, data_, s.q, s.v, s.a);
+  const MatrixX PA = p.projector * p.measured_map;
+  PY_.noalias() = p.projector * Y_;
+  A_ = base_regressor(base_, PY_);
+  b_.noalias() = PA * fm;
+  w_ = ((PA.array().square().matrix() * sigma.array().square().matrix()).array() + 1e-300).inverse().matrix();
+}
+
+}  // namespace dynid

@@ -1,0 +1,418 @@
+#include "dynid/ident/inertial_identification.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <iomanip>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+#include "dynid/core/atomic_file.hpp"
+#include "dynid/data/truth_source.hpp"
+#include "dynid/ident/identification_report.hpp"
+#include "dynid/ident/identification_rows.hpp"
+#include "dynid/ident/physical_consistency.hpp"
+#include "dynid/ident/streaming_least_squares.hpp"
+#include "dynid/model/robot.hpp"
+#include "dynid/model/urdf_writer.hpp"
+
+namespace dynid {
+namespace {
+
+using json = nlohmann::json;
+
+/// Unit class of a standard parameter from its suffix: 0 mass [kg], 1 first moment [kg m], 2 inertia [kg m^2].
+int unit_class(const std::string& name) {
+  const std::string suffix = name.substr(name.rfind('.') + 1);
+  if (suffix == "m") return 0;
+  if (suffix.rfind("mc", 0) == 0) return 1;
+  return 2;
+}
+
+std::unique_ptr<MotionSource> make_source(const InertialIdentificationOptions& o, const Model& model,
+                                          const RobotSidecar& sidecar, const DatasetInfo& dataset, TimeWindow window) {
+  if (o.source == "truth") {
+    if (!dataset.has_stream("truth"))
+      throw std::runtime_error(dataset.directory + ": no truth stream (recorded data: use --source sensors)");
+    return std::make_unique<TruthSource>(model, sidecar, dataset, window, o.locks);
+  }
+  if (o.source == "sensors")
+    return std::make_unique<SensorSource>(model, sidecar, dataset, o.sensor_options, window, o.locks);
+  throw std::invalid_argument("unknown source '" + o.source + "' (truth or sensors)");
+}
+
+/// Time range of the stream the source reads (for the held-out split).
+std::pair<double, double> source_time_range(const InertialIdentificationOptions& o, const DatasetInfo& dataset) {
+  return stream_time_range(dataset.stream(o.source == "truth" ? "truth" : "encoders").file);
+}
+
+struct RmsAccumulator {
+  double force2 = 0.0, moment2 = 0.0, torque2 = 0.0;
+  long samples = 0, torque_count = 0;
+  void add(const VectorX& residual, bool floating) {
+    const int j0 = floating ? 6 : 0;
+    if (floating) {
+      force2 += residual.head<3>().squaredNorm();
+      moment2 += residual.segment<3>(3).squaredNorm();
+    }
+    for (Eigen::Index i = j0; i < residual.size(); ++i)
+      if (std::isfinite(residual[i])) {
+        torque2 += residual[i] * residual[i];
+        ++torque_count;
+      }
+    ++samples;
+  }
+  ValidationRms rms() const {
+    ValidationRms r;
+    if (samples == 0) return r;
+    r.force = std::sqrt(force2 / static_cast<double>(samples));
+    r.moment = std::sqrt(moment2 / static_cast<double>(samples));
+    if (torque_count > 0) r.torque = std::sqrt(torque2 / static_cast<double>(torque_count));
+    return r;
+  }
+};
+
+json rms_json(const std::optional<double>& nominal, const std::optional<double>& identified) {
+  json j;
+  j["nominal"] = nominal ? json(*nominal) : json(nullptr);
+  j["identified"] = identified ? json(*identified) : json(nullptr);
+  return j;
+}
+
+std::string base_parameters_text(const InertialIdentificationResult& r) {
+  std::ostringstream s;
+  s << "Base parameters of " << r.base.model_name << " (" << r.base.num_base() << ", " << r.base.rows_label
+    << "), sensors '" << r.sensors << "', " << r.samples << " samples\n";
+  s << "  value, standard deviation (and relative), nominal" << (r.base_truth ? ", truth" : "") << "; grouping\n";
+  for (int k = 0; k < r.base.num_base(); ++k) {
+    const double v = r.base_values[k], sd = r.base_std[k];
+    s << std::setw(4) << k << "  " << std::left << std::setw(26) << r.base.name(k) << std::right << std::setw(14)
+      << std::setprecision(6) << v << " +- " << std::setw(10) << std::setprecision(3) << sd << " ("
+      << std::setprecision(2) << (std::abs(v) > 0 ? 100.0 * sd / std::abs(v) : 0.0) << " %)  nominal "
+      << std::setprecision(6) << r.base_nominal[k];
+    if (r.base_truth) s << "  truth " << (*r.base_truth)[k];
+    s << "\n        = " << r.base.expression(k) << "\n";
+  }
+  return s.str();
+}
+
+/// Joints off the chains from the contacts to the base, at their neutral value.
+std::vector<JointLock> upper_body_locks(const Model& model, const RobotSidecar& sidecar) {
+  std::vector<bool> leg(model.bodies.size(), false);
+  for (const ContactSurface& c : sidecar.contacts)
+    for (int b = model.frames[static_cast<std::size_t>(model.frame_index(c.name))].body; b > 0;
+         b = model.bodies[static_cast<std::size_t>(b)].parent)
+      leg[static_cast<std::size_t>(b)] = true;
+  const VectorX neutral = model.neutral_configuration();
+  std::vector<JointLock> locks;
+  for (std::size_t b = 1; b < model.bodies.size(); ++b) {
+    const Body& body = model.bodies[b];
+    if (body.joint_type != JointType::FreeFlyer && !leg[b]) locks.push_back({body.joint_name, neutral[body.idx_q]});
+  }
+  return locks;
+}
+
+}  // namespace
+
+VectorX base_parameter_relative_errors(const BaseParameters& base, const VectorX& identified, const VectorX& truth) {
+  double scale[3] = {0.0, 0.0, 0.0};
+  for (int k = 0; k < base.num_base(); ++k) {
+    const int c = unit_class(base.name(k));
+    scale[c] = std::max(scale[c], std::abs(truth[k]));
+  }
+  VectorX e(base.num_base());
+  for (int k = 0; k < base.num_base(); ++k) {
+    const double floor = 0.01 * scale[unit_class(base.name(k))];
+    e[k] = std::abs(identified[k] - truth[k]) / std::max({std::abs(truth[k]), floor, 1e-300});
+  }
+  return e;
+}
+
+InertialIdentificationResult run_inertial_identification(const InertialIdentificationOptions& o) {
+  auto progress = [&](double f, const std::string& what) {
+    if (o.progress) o.progress(f, what);
+  };
+  Robot robot = load_robot(o.model);
+  if (!robot.sidecar)
+    throw std::runtime_error(robot.urdf_path + ": identification needs the robot's sidecar (contacts, sensors)");
+  const RobotSidecar& sidecar = *robot.sidecar;
+  InertialIdentificationOptions locked_options;  // `o` with the upper-body locks added
+  if (o.lock_upper_body) {
+    locked_options = o;
+    for (const JointLock& l : upper_body_locks(robot.model, sidecar)) locked_options.locks.push_back(l);
+    locked_options.lock_upper_body = false;
+    return run_inertial_identification(locked_options);
+  }
+  Model model = o.locks.empty() ? robot.model : lock_joints(robot.model, o.locks);
+  const DatasetInfo train_set = read_dataset_info(o.data);
+  model.gravity = train_set.gravity;
+  if (!(o.holdout_fraction > 0.0 && o.holdout_fraction < 1.0))
+    throw std::invalid_argument("held-out fraction must lie in (0, 1)");
+  if (o.prior < 0.0 || !std::isfinite(o.prior)) throw std::invalid_argument("--prior must be a weight >= 0");
+
+  InertialIdentificationResult r;
+  r.sensors = o.sensors;
+  const SensorSet set = parse_sensor_set(model, sidecar, o.sensors);
+  BaseParameterOptions bo;
+  if (o.sensors == "contact" && model.floating_base) bo.rows = base_link_rows(model);
+  progress(0.0, "base parameters");
+  r.base = compute_base_parameters(model, bo);
+  const BaseParameters& base = r.base;
+  const VectorX pi_nominal = model.inertial_parameters();
+  r.base_nominal = base_parameter_values(base, pi_nominal);
+  r.nominal_total_mass = model.total_mass();
+
+  // Training and validation windows.
+  TimeWindow train_window, validation_window;
+  DatasetInfo validation_set = train_set;
+  if (o.validate.empty()) {
+    const auto [t0, t1] = source_time_range(o, train_set);
+    const double split = t0 + (1.0 - o.holdout_fraction) * (t1 - t0);
+    train_window.end = split;
+    validation_window.start = split;
+  } else {
+    validation_set = read_dataset_info(o.validate);
+  }
+
+  // Two-phase mode: masses and first moments from a static identification move to the measured side
+  // and only the rotational inertias are estimated, as standard parameters (with a small pull toward
+  // the nominal model for the combinations the data cannot see).
+  std::optional<VectorX> fixed_part;  // the kept masses and first moments, zero elsewhere
+  std::vector<int> free_params;
+  if (!o.fix_mass_com.empty()) {
+    if (o.consistent) throw std::invalid_argument("--fix-mass-com and --consistent cannot be combined yet");
+    UrdfReadOptions ro;
+    ro.floating_base = robot.model.floating_base;
+    Model fixed = read_urdf_file(resolve_model_path(o.fix_mass_com), ro);
+    if (!o.locks.empty()) fixed = lock_joints(fixed, o.locks);
+    if (fixed.nv != model.nv || fixed.parameter_names() != model.parameter_names())
+      throw std::runtime_error(o.fix_mass_com + ": its tree differs from the model " + model.label());
+    fixed_part = fixed.inertial_parameters();
+    for (int i = 0; i < base.num_standard(); ++i)
+      if (i % 10 >= 4) {
+        free_params.push_back(i);
+        (*fixed_part)[i] = 0.0;
+      }
+  }
+  const int nx = fixed_part ? static_cast<int>(free_params.size()) : base.num_base();
+  std::vector<std::string> names;
+  for (int k = 0; k < nx; ++k)
+    names.push_back(fixed_part
+                        ? base.parameter_names[static_cast<std::size_t>(free_params[static_cast<std::size_t>(k)])]
+                        : base.name(k));
+  VectorX x_nominal(nx);
+  for (int k = 0; k < nx; ++k)
+    x_nominal[k] = fixed_part ? pi_nominal[free_params[static_cast<std::size_t>(k)]] : r.base_nominal[k];
+
+  // Estimation pass.
+  auto train = make_source(o, model, sidecar, train_set, train_window);
+  r.source_description = train->description();
+  IdentificationRows rows(model, sidecar, base, set, train->noise());
+  StreamingLeastSquares ls(nx);
+  const long expected = std::max(1L, train->size_hint());
+  MotionSample s;
+  MatrixX A_free;
+  while (train->next(s)) {
+    rows.build(s);
+    if (fixed_part) {
+      const MatrixX& PY = rows.projected_regressor();
+      A_free.resize(PY.rows(), nx);
+      for (int k = 0; k < nx; ++k) A_free.col(k) = PY.col(free_params[static_cast<std::size_t>(k)]);
+      ls.add(A_free, rows.measured() - PY * *fixed_part, rows.weights());
+    } else {
+      ls.add(rows.rows(), rows.measured(), rows.weights());
+    }
+    if (++r.samples % 500 == 0)
+      progress(0.05 + 0.6 * std::min(1.0, static_cast<double>(r.samples) / static_cast<double>(expected)),
+               "estimation: " + std::to_string(r.samples) + " samples");
+  }
+  if (r.samples == 0) throw std::runtime_error(o.data + ": no training samples");
+  const double prior = fixed_part ? std::max(o.prior, 1e-6) : o.prior;
+  if (prior > 0.0) {
+    const MatrixX& R = ls.information_factor();
+    const double lambda = prior * R.squaredNorm() / static_cast<double>(nx);
+    ls.add(MatrixX::Identity(nx, nx), x_nominal, VectorX::Constant(nx, lambda));
+  }
+  const LeastSquaresSolution sol = ls.solve(names);
+  r.condition_number = sol.condition_number;
+  progress(0.7, "standard parameters");
+
+  // Standard parameters: the closest to the nominal model that have the identified base parameters,
+  // the physically consistent fit, or (two-phase) the kept masses and COMs with the estimated rest.
+  const MatrixX& K = base.K;
+  if (fixed_part) {
+    r.standard_parameters = *fixed_part;
+    for (int k = 0; k < nx; ++k) r.standard_parameters[free_params[static_cast<std::size_t>(k)]] = sol.x[k];
+    r.base_values = K * r.standard_parameters;
+    // Standard deviations of the base parameters from the covariance of the free parameters.
+    const MatrixX R = ls.information_factor();
+    const MatrixX R_inv = R.triangularView<Eigen::Upper>().solve(MatrixX::Identity(nx, nx));
+    const double sigma2 = ls.residual_sum_of_squares() / static_cast<double>(std::max(1L, ls.rows() - nx));
+    MatrixX K_free(K.rows(), nx);
+    for (int k = 0; k < nx; ++k) K_free.col(k) = K.col(free_params[static_cast<std::size_t>(k)]);
+    const MatrixX KR = K_free * R_inv;
+    r.base_std = (sigma2 * KR.rowwise().squaredNorm()).cwiseSqrt();
+  } else {
+    r.base_values = sol.x;
+    r.base_std = sol.standard_deviation;
+    if (o.consistent) {
+      const MatrixX R = ls.information_factor();
+      const VectorX z = ls.factor_rhs();
+      r.consistent_fit = fit_physically_consistent(R, z, K, pi_nominal, o.consistent_fit);
+      r.standard_parameters = r.consistent_fit->pi;
+    } else {
+      r.standard_parameters =
+          pi_nominal + K.transpose() * (K * K.transpose()).ldlt().solve(r.base_values - K * pi_nominal);
+    }
+  }
+  r.identified_model = model;
+  r.identified_model.set_inertial_parameters(r.standard_parameters);
+  r.total_mass = r.identified_model.total_mass();
+  r.physically_consistent = true;
+  for (std::size_t b = 1; b < model.bodies.size(); ++b) {
+    const ConsistencyReport c = check_physical_consistency(r.identified_model.bodies[b].inertia);
+    if (!c.consistent) {
+      r.physically_consistent = false;
+      r.inconsistent_links.push_back(model.bodies[b].name + ": " + c.reason);
+    }
+  }
+
+  // Truth.
+  if (!o.truth_urdf.empty()) {
+    UrdfReadOptions ro;
+    ro.floating_base = robot.model.floating_base;
+    Model truth = read_urdf_file(o.truth_urdf, ro);
+    if (!o.locks.empty()) truth = lock_joints(truth, o.locks);
+    if (truth.nv != model.nv || truth.num_moving_bodies() != model.num_moving_bodies())
+      throw std::runtime_error(o.truth_urdf + ": its tree differs from the model " + model.label());
+    r.base_truth = base_parameter_values(base, truth.inertial_parameters());
+    r.truth_total_mass = truth.total_mass();
+    r.base_param_max_rel_error = base_parameter_relative_errors(base, r.base_values, *r.base_truth).maxCoeff();
+    r.total_mass_error = r.total_mass - *r.truth_total_mass;
+  }
+
+  // Validation pass: every equation the data measure, nominal vs identified.
+  auto validation = make_source(o, model, sidecar, validation_set, validation_window);
+  IdentificationRows vrows(model, sidecar, base, set, validation->noise());
+  RmsAccumulator acc_nominal, acc_identified;
+  const long vexpected = std::max(1L, validation->size_hint());
+  const long stride = std::max(1L, vexpected / 2000);
+  const int j0 = model.floating_base ? 6 : 0;
+  std::vector<int> plot_joints;
+  for (int j = j0; j < model.nv && static_cast<int>(plot_joints.size()) < 4; j += std::max(1, (model.nv - j0) / 4))
+    plot_joints.push_back(j);
+  const auto vnames = model.velocity_names();
+  for (int j : plot_joints) r.series.torque_joints.push_back(vnames[static_cast<std::size_t>(j)]);
+  const std::size_t nj = plot_joints.size();
+  r.series.measured_torque.resize(nj);
+  r.series.nominal_torque.resize(nj);
+  r.series.identified_torque.resize(nj);
+  while (validation->next(s)) {
+    vrows.build(s);
+    const VectorX& f = vrows.generalized_forces();
+    const VectorX pred_nominal = vrows.regressor() * pi_nominal;
+    const VectorX pred_identified = vrows.regressor() * r.standard_parameters;
+    acc_nominal.add(pred_nominal - f, model.floating_base);
+    acc_identified.add(pred_identified - f, model.floating_base);
+    if (r.validation_samples++ % stride == 0) {
+      r.series.time.push_back(s.time);
+      if (model.floating_base) {
+        r.series.measured_wrench.push_back(f.head<6>());
+        r.series.nominal_wrench.push_back(pred_nominal.head<6>());
+        r.series.identified_wrench.push_back(pred_identified.head<6>());
+      }
+      for (std::size_t i = 0; i < nj; ++i) {
+        const int j = plot_joints[i];
+        r.series.measured_torque[i].push_back(f[j]);
+        r.series.nominal_torque[i].push_back(pred_nominal[j]);
+        r.series.identified_torque[i].push_back(pred_identified[j]);
+      }
+    }
+    if (r.validation_samples % 500 == 0)
+      progress(0.75 + 0.2 * std::min(1.0, static_cast<double>(r.validation_samples) / static_cast<double>(vexpected)),
+               "validation: " + std::to_string(r.validation_samples) + " samples");
+  }
+  if (r.validation_samples == 0) throw std::runtime_error("no validation samples (held-out window empty)");
+  r.nominal_rms = acc_nominal.rms();
+  r.identified_rms = acc_identified.rms();
+
+  // Summary.
+  json j;
+  j["model"] = model.label();
+  j["data"] = o.data;
+  j["source"] = r.source_description;
+  j["sensors"] = o.sensors;
+  j["locked_joints"] = o.locks.size();
+  j["samples"] = r.samples;
+  j["validation_samples"] = r.validation_samples;
+  j["validation_data"] = o.validate.empty()
+                             ? "last " + std::to_string(static_cast<int>(100 * o.holdout_fraction)) + " % of " + o.data
+                             : o.validate;
+  j["base_parameters"] = base.num_base();
+  j["condition_number"] = r.condition_number;
+  j["residual_rms_weighted"] = sol.residual_rms;
+  j["prior"] = o.prior;
+  j["estimate"] = fixed_part     ? "two-phase: masses and COMs of " + o.fix_mass_com + " kept"
+                  : o.consistent ? "physically consistent (log-Cholesky)"
+                                 : "least squares";
+  if (r.consistent_fit)
+    j["consistent_fit"] = {{"converged", r.consistent_fit->converged},
+                           {"iterations", r.consistent_fit->iterations},
+                           {"data_cost", r.consistent_fit->data_cost},
+                           {"prior_cost", r.consistent_fit->prior_cost},
+                           {"prior_weight", o.consistent_fit.prior_weight}};
+  j["total_mass"] = r.total_mass;
+  j["nominal_total_mass"] = r.nominal_total_mass;
+  j["physically_consistent"] = r.physically_consistent;
+  j["inconsistent_links"] = r.inconsistent_links;
+  json v;
+  v["wrench_rms"] = rms_json(r.nominal_rms.force, r.identified_rms.force);
+  v["moment_rms"] = rms_json(r.nominal_rms.moment, r.identified_rms.moment);
+  v["torque_rms"] = rms_json(r.nominal_rms.torque, r.identified_rms.torque);
+  v["units"] = "wrench_rms: base force [N]; moment_rms: base moment [N m]; torque_rms: joint torque [N m]";
+  j["validation"] = v;
+  if (r.base_param_max_rel_error) {
+    j["base_param_max_rel_error"] = *r.base_param_max_rel_error;
+    j["total_mass_error"] = *r.total_mass_error;
+    j["truth_total_mass"] = *r.truth_total_mass;
+  }
+  r.summary_json = j.dump(2) + "\n";
+
+  if (!o.out_dir.empty()) {
+    progress(0.96, "writing " + o.out_dir);
+    namespace fs = std::filesystem;
+    const std::string stem = fs::path(robot.urdf_path).stem().string();
+    const std::string urdf_out = o.out_dir + "/" + stem + "_identified.urdf";
+    if (o.locks.empty()) {
+      write_urdf_file(r.identified_model, robot.urdf_path, urdf_out);
+      r.written_files.push_back(urdf_out);
+    }
+    json bp = json::array();
+    for (int k = 0; k < base.num_base(); ++k) {
+      json e;
+      e["name"] = base.name(k);
+      e["expression"] = base.expression(k);
+      e["value"] = r.base_values[k];
+      e["std"] = r.base_std[k];
+      e["nominal"] = r.base_nominal[k];
+      if (r.base_truth) e["truth"] = (*r.base_truth)[k];
+      json terms = json::array();
+      for (const ParameterTerm& t : base.groups[static_cast<std::size_t>(k)])
+        terms.push_back({{"parameter", base.parameter_names[static_cast<std::size_t>(t.parameter)]},
+                         {"coefficient", t.coefficient}});
+      e["group"] = terms;
+      bp.push_back(e);
+    }
+    write_file_atomically(o.out_dir + "/base_parameters.json", bp.dump(2) + "\n");
+    write_file_atomically(o.out_dir + "/base_parameters.txt", base_parameters_text(r));
+    write_file_atomically(o.out_dir + "/summary.json", r.summary_json);
+    write_identification_report(r, o.out_dir + "/report.html");
+    for (const char* f : {"/base_parameters.json", "/base_parameters.txt", "/summary.json", "/report.html"})
+      r.written_files.push_back(o.out_dir + f);
+  }
+  progress(1.0, "done");
+  return r;
+}
+
+}  // namespace dynid

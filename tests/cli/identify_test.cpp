@@ -1,0 +1,66 @@
+// dynid identify inertial as users and scripts see it: simulate -> identify, the files and summary
+// keys the docs promise, progress on stderr, one-line errors.
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "run_dynid.hpp"
+
+namespace {
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+std::string scratch(const std::string& name) {
+  const fs::path p = fs::temp_directory_path() / ("dynid_identify_" + std::to_string(::getpid())) / name;
+  fs::remove_all(p);
+  return p.string();
+}
+
+TEST(CliIdentify, SimulateThenIdentifyWritesTheDocumentedOutputs) {
+  const std::string data = scratch("squat");
+  const std::string out = scratch("out");
+  ASSERT_EQ(run("simulate kid_humanoid --scenario squat --noise none --quiet --out " + data).code, 0);
+  const Result r = run("identify inertial kid_humanoid " + data + " --sensors contact --out " + out + " --truth " +
+                       data + "/truth.urdf");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json s = json::parse(r.out);
+  for (const char* key : {"sensors", "samples", "base_parameters", "condition_number", "total_mass",
+                          "physically_consistent", "validation", "base_param_max_rel_error", "total_mass_error"})
+    EXPECT_TRUE(s.contains(key)) << key;
+  for (const char* key : {"wrench_rms", "torque_rms"}) {
+    EXPECT_TRUE(s["validation"][key].contains("nominal")) << key;
+    EXPECT_TRUE(s["validation"][key].contains("identified")) << key;
+  }
+  EXPECT_EQ(s["sensors"], "contact");
+  EXPECT_LT(s["validation"]["wrench_rms"]["identified"].get<double>(),
+            0.01 * s["validation"]["wrench_rms"]["nominal"].get<double>());
+  EXPECT_EQ(json::parse(std::ifstream(out + "/summary.json")), s);
+  for (const char* f : {"base_parameters.json", "base_parameters.txt", "report.html", "kid_humanoid_identified.urdf"})
+    EXPECT_TRUE(fs::exists(out + "/" + f)) << f;
+  // Not a terminal: progress as whole lines, at most one per 10 %.
+  EXPECT_NE(r.err.find("[100 %]"), std::string::npos) << r.err;
+  EXPECT_LE(std::count(r.err.begin(), r.err.end(), '\n'), 12) << r.err;
+
+  // Bad inputs: one line naming the problem.
+  for (const auto& [args, fragment] :
+       std::vector<std::pair<std::string, std::string>>{{"--sensors l_sole,bogus", "bogus"},
+                                                        {"--sensors l_sole", "rank"},
+                                                        {"--sensors contact --lock l_knee=abc", "not a number"}}) {
+    const Result bad = run("identify inertial kid_humanoid " + data + " --quiet --out " + scratch("bad") + " " + args);
+    EXPECT_EQ(bad.code, 1) << args;
+    EXPECT_NE(bad.err.find(fragment), std::string::npos) << args << ": " << bad.err;
+    EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+  }
+  const Result missing = run("identify inertial kid_humanoid " + scratch("none") + " --sensors contact --out " + out);
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_NE(missing.err.find("no such data set"), std::string::npos) << missing.err;
+}
+
+}  // namespace
