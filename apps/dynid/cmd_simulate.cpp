@@ -1,5 +1,6 @@
 // dynid simulate MODEL --scenario NAME --out DIR [--seed N] [--noise none|realistic] [--slope DEG]
 //                [--steps N] [--speed MPS] [--lock-upper-body] [--bus-rate HZ]
+//                [--motion M] [--duration S]
 
 #include <unistd.h>
 
@@ -21,6 +22,8 @@ void register_simulate(CLI::App& app, Action& action) {
     int steps = 10;
     double speed = 0.2, bus_rate = 125.0;
     bool quiet = false, lock_upper_body = false;
+    std::string motion = "paper004";
+    double duration = 0.0;
   };
   auto args = std::make_shared<Args>();
   cmd->add_option("MODEL", args->model, "URDF file or bundled robot name (needs its sidecar)")->required();
@@ -39,6 +42,9 @@ void register_simulate(CLI::App& app, Action& action) {
   cmd->add_option("--bus-rate", args->bus_rate,
                   "Main-controller (field-bus) rate [Hz]: references sent, sensors read (walk, squat)")
       ->default_val(125.0);
+  cmd->add_option("--motion", args->motion, "paper004 | evaluation | fourier | TRAJ file of dynid excite (excite)");
+  cmd->add_option("--duration", args->duration, "Length of the recorded motion [s] (excite; default per motion)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--quiet", args->quiet, "No progress output");
   cmd->callback([&action, args] {
     action = [args] {
@@ -54,6 +60,8 @@ void register_simulate(CLI::App& app, Action& action) {
       options.walk_speed_mps = args->speed;
       options.lock_upper_body = args->lock_upper_body;
       options.bus_rate_hz = args->bus_rate;
+      options.motion = args->motion;
+      options.duration_s = args->duration;
       if (!args->quiet) options.progress = progress_line();
       check_scenario(robot, options);
       const ScenarioSummary s = run_scenario(robot, options);

@@ -17,5 +17,6 @@ void register_analyze(CLI::App& app, Action& action);
 void register_mocap(CLI::App& app, Action& action);
 void register_identify(CLI::App& app, Action& action);
 void register_demo(CLI::App& app, Action& action);
+void register_excite(CLI::App& app, Action& action);
 
 }  // namespace dynid::cli

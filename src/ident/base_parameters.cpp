@@ -20,7 +20,8 @@ constexpr const char* kNoEffect = "does not affect any selected equation";
 /// random states. Blocks of states are folded into R one at a time (R <- qr([R; W_block]).R), so
 /// memory stays at a few n x n matrices and the QR runs blocked, however many states are stacked.
 /// Q is orthogonal: column norms and every linear relation between columns are those of W.
-MatrixX compressed_regressor(const Model& model, const std::vector<int>& rows, int num_samples, std::uint32_t seed) {
+MatrixX compressed_regressor(const Model& model, const std::vector<int>& rows, int num_samples, std::uint32_t seed,
+                             const std::function<StateSample(std::mt19937&)>& sample_state) {
   Data data(model);
   std::mt19937 rng(seed);
   const Eigen::Index n = 10 * model.num_moving_bodies();
@@ -31,7 +32,7 @@ MatrixX compressed_regressor(const Model& model, const std::vector<int>& rows, i
   for (int done = 0; done < num_samples;) {
     const Eigen::Index count = std::min<Eigen::Index>(block_samples, num_samples - done);
     for (Eigen::Index k = 0; k < count; ++k, ++done) {
-      const StateSample s = random_state(model, rng);
+      const StateSample s = sample_state ? sample_state(rng) : random_state(model, rng);
       const MatrixX& Y = joint_torque_regressor(model, data, s.q, s.v, s.a);
       stack.middleRows(n + k * r, r) = Y(rows, Eigen::all);
     }
@@ -131,7 +132,7 @@ BaseParameters compute_base_parameters(const Model& model, const BaseParameterOp
   const double tol = options.rank_tolerance;
 
   // Unit-norm columns, so the decision compares directions, not units (kg against kg m^2).
-  MatrixX W = compressed_regressor(model, out.rows, out.num_samples, out.seed);
+  MatrixX W = compressed_regressor(model, out.rows, out.num_samples, out.seed, options.sample_state);
   const VectorX norms = W.colwise().norm();
   const double largest = norms.maxCoeff();
   std::vector<int> nonzero;

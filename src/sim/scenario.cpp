@@ -25,7 +25,7 @@ using json = nlohmann::json;
 using scenario_detail::Run;
 using scenario_detail::Segment;
 
-std::vector<std::string> scenario_names() { return {"static-poses", "squat", "walk", "servo-bench"}; }
+std::vector<std::string> scenario_names() { return {"static-poses", "squat", "walk", "servo-bench", "excite"}; }
 
 void check_scenario(const Robot& robot, const ScenarioOptions& options) {
   const auto names = scenario_names();
@@ -46,6 +46,7 @@ void check_scenario(const Robot& robot, const ScenarioOptions& options) {
     throw std::invalid_argument("scenario '" + options.scenario + "' needs two sole contacts in " +
                                 robot.sidecar->source_path);
   if (options.scenario == "walk") scenario_detail::check_walk(robot, options);
+  if (options.scenario == "excite") scenario_detail::check_excite_motion(robot, options);
 }
 
 ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options) {
@@ -71,6 +72,8 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
     scenario_detail::run_squat(run);
   else if (options.scenario == "walk")
     scenario_detail::run_walk(run);
+  else if (options.scenario == "excite")
+    scenario_detail::run_excite(run);
   ServoBenchResult bench;
   if (options.scenario == "servo-bench") {
     run.start_simulation();
@@ -161,8 +164,9 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
   }
   for (const auto& [key, value] : bench.summary) summary[key] = value;
   for (const auto& [key, value] : run.extras) summary[key] = value;
-  if (options.scenario == "squat") {
+  if (options.scenario == "squat" || options.scenario == "excite") {
     summary["com_height_range_m"] = run.com_z_max - run.com_z_min;
+    if (options.scenario == "excite") summary["motion"] = options.motion;
     summary["max_base_tilt_deg"] = run.max_tilt * 180.0 / M_PI;
   }
   s.summary_json = summary.dump(2) + "\n";

@@ -27,7 +27,7 @@ struct Segment {
   double start = 0.0, end = 0.0;
   double max_joint_speed = 0.0;  ///< [rad/s] in the window
   double cop_gcom_error = 0.0;   ///< [m] combined plate COP vs true GCOM, window mean (noise-free)
-  std::string support = "";      ///< feet on the ground (walk): "both", "left" or "right"
+  std::string support = "";      ///< feet on the ground (walk, excite): "both", "left" or "right"
 };
 
 /// Everything one run shares: true model, scene, simulation, servo, recorder.
@@ -177,5 +177,14 @@ void run_walk(Run& run);
 void check_walk(const Robot& robot, const ScenarioOptions& options);
 /// Servo ticks per field-bus period; throws unless the bus rate divides the servo rate.
 int bus_ticks(double bus_rate_hz, double timestep);
+void run_excite(Run& run);
+/// Throws with the reason when the excite motion is neither built in nor a readable trajectory
+/// of this robot's joints, or the duration is negative.
+void check_excite_motion(const Robot& robot, const ScenarioOptions& options);
+
+/// Planned ZMP of the nominal model along a reference sampled every `period` [s] (linear inverted
+/// pendulum: COM minus height/g times its horizontal acceleration), what the balance stabilizer
+/// holds the measured COP to.
+std::vector<Eigen::Vector2d> planned_zmp(const Model& nominal, const std::vector<VectorX>& q_ref, double period);
 
 }  // namespace dynid::scenario_detail

@@ -5,18 +5,13 @@
 
 namespace dynid::scenario_detail {
 
-/// Planned ZMP of the nominal model along a reference sampled every `period` (linear inverted
-/// pendulum: COM minus height/g times its horizontal acceleration), what the balance stabilizer
-/// holds the measured COP to.
-namespace {
-
 std::vector<Eigen::Vector2d> planned_zmp(const Model& nominal, const std::vector<VectorX>& q_ref, double period) {
   Data data(nominal);
   std::vector<Vector3> com;
   for (const VectorX& q : q_ref) com.push_back(center_of_mass(nominal, data, q));
   std::vector<Eigen::Vector2d> zmp;
   for (std::size_t i = 0; i < com.size(); ++i) {
-    // The squat's sines have no acceleration at its ends.
+    // The planned motions start and end at rest: no acceleration at the ends.
     const Vector3 acc = i == 0 || i + 1 == com.size()
                             ? Vector3::Zero()
                             : Vector3((com[i - 1] - 2.0 * com[i] + com[i + 1]) / (period * period));
@@ -24,8 +19,6 @@ std::vector<Eigen::Vector2d> planned_zmp(const Model& nominal, const std::vector
   }
   return zmp;
 }
-
-}  // namespace
 
 /// Paper 000's validation motion: pelvis down and up, arms and trunk shifting, 5 s.
 void run_squat(Run& run) {

@@ -249,3 +249,45 @@ TEST(Cli, SimulateWalkRejectsBadOptionsBeforeRunning) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Cli, ExciteDesignsAndSimulatePlaysTheTrajectory) {
+  const std::string traj = temp_file("excite_kid.json", "");
+  const Result r =
+      run("excite kid_humanoid --fixed-feet --out " + traj + " --duration 3 --harmonics 2 --iterations 2 --restarts 1");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json summary = json::parse(r.out);
+  EXPECT_EQ(summary["mode"], "fixed-feet");
+  EXPECT_LT(summary["optimized"]["condition_number"].get<double>(),
+            summary["initial"]["condition_number"].get<double>());
+  EXPECT_NE(r.err.find("iteration 2/2"), std::string::npos) << r.err;  // progress on stderr
+  std::ifstream in(traj);
+  const json doc = json::parse(in);
+  EXPECT_EQ(doc["format"], "dynid-excitation");
+  EXPECT_EQ(doc["joints"].size(), 8u);
+  const std::string dir = std::filesystem::temp_directory_path() / ("dynid_cli_excite_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  const Result sim = run("simulate kid_humanoid --scenario excite --motion " + traj +
+                         " --duration 2 --noise none --quiet --out " + dir);
+  ASSERT_EQ(sim.code, 0) << sim.err;
+  const json s = json::parse(sim.out);
+  EXPECT_FALSE(s["fell"].get<bool>());
+  EXPECT_LT(s["consistency_max_rel_error"].get<double>(), 1e-6);
+  EXPECT_EQ(s["motion"], traj);
+}
+
+TEST(Cli, ExciteErrorsAreOneLine) {
+  const std::string out = temp_file("excite_err.json", "");
+  expect_one_line_error(run("excite no_such_robot --out " + out), "no_such_robot");
+  expect_one_line_error(run("excite servo_bench --sensors contact --out " + out), "fixed base");
+  expect_one_line_error(run("excite servo_bench --fixed-feet --out " + out), "floating robot");
+  expect_one_line_error(run("excite servo_bench --lock l_hip_pitch --out " + out), "JOINT=VALUE");
+  expect_one_line_error(run("excite servo_bench --max-acceleration 0 --out " + out), "acceleration");
+  expect_one_line_error(
+      run("simulate kid_humanoid --scenario excite --motion " + temp_file("bad.json", "{") + " --out " + out + ".d"),
+      "is not JSON");
+  expect_one_line_error(run("simulate kid_humanoid --scenario excite --motion wobble --out " + out + ".d"), "wobble");
+}
+
+}  // namespace

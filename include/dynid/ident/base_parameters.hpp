@@ -24,10 +24,13 @@
 // base they determine the same base parameters), or any selection by velocity-coordinate name.
 
 #include <cstdint>
+#include <functional>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "dynid/model/model.hpp"
+#include "dynid/model/random_state.hpp"
 
 namespace dynid {
 
@@ -45,6 +48,9 @@ struct BaseParameterOptions {
   /// Random states stacked; 0 = enough for 4 rows per standard parameter, at least 20 states.
   int num_samples = 0;
   std::uint32_t seed = 1;  ///< seed of the random states (std::mt19937)
+  /// Draws one state; empty = random_state(model). A constrained motion (base held still, feet on
+  /// the ground) has fewer identifiable parameters than free random states: pass its own sampler.
+  std::function<StateSample(std::mt19937&)> sample_state;
   /// A column counts as zero when its norm is at most this times the largest column norm; scaled to
   /// unit norm, it counts as dependent when its distance from the span of the earlier independent
   /// columns is at most this. Structural dependencies give ~1e-14 and independent columns of the

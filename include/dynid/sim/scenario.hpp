@@ -26,6 +26,8 @@ struct ScenarioOptions {
   /// Main-controller (field-bus) rate [Hz]: references sent and sensors read this often, held in
   /// between; the servos' PD loops run at the physics rate (1 kHz). Must divide 1000 Hz.
   double bus_rate_hz = 125.0;
+  std::string motion = "paper004";  ///< excite: paper004 | evaluation | fourier | a dynid-excitation file
+  double duration_s = 0.0;          ///< excite: length of the recorded motion [s]; 0 = the motion's default
   /// Called with the fraction done (0..1) and a short message; may be empty.
   std::function<void(double, const std::string&)> progress;
 };
