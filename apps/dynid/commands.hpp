@@ -15,5 +15,8 @@ void register_compute(CLI::App& app, Action& action);
 void register_simulate(CLI::App& app, Action& action);
 void register_analyze(CLI::App& app, Action& action);
 void register_mocap(CLI::App& app, Action& action);
+void register_ik(CLI::App& app, Action& action);
+/// Adds `static` under the `identify` command (apps/dynid/cmd_identify_static.cpp).
+void add_identify_static(CLI::App& identify, Action& action);
 
 }  // namespace dynid::cli

@@ -18,6 +18,18 @@ int main(int argc, char** argv) {
   dynid::cli::register_simulate(app, action);
   dynid::cli::register_analyze(app, action);
   dynid::cli::register_mocap(app, action);
+  dynid::cli::register_ik(app, action);
+  {
+    // `identify` gathers several methods, each registered by its own file.
+    CLI::App* identify = nullptr;
+    for (CLI::App* sub : app.get_subcommands({}))
+      if (sub->get_name() == "identify") identify = sub;
+    if (identify == nullptr) {
+      identify = app.add_subcommand("identify", "Identify model parameters from data");
+      identify->require_subcommand(1);
+    }
+    dynid::cli::add_identify_static(*identify, action);
+  }
 
   std::string help_topic;
   CLI::App* help = app.add_subcommand("help", "Show help for dynid or one of its commands");
