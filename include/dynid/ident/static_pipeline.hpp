@@ -28,7 +28,7 @@ struct StaticPipelineOptions {
   PoseSource pose_source = PoseSource::Markers;
   WindowSource windows = WindowSource::Detect;
   StaticPrior prior = StaticPrior::Scaled;
-  double cutoff_hz = 10.0;         ///< validation: zero-phase low-pass of q and plate wrenches (paper 000)
+  double cutoff_hz = 4.0;  ///< validation: zero-phase low-pass of q and plate wrenches before differentiating [Hz]
   double validation_trim_s = 0.2;  ///< validation: dropped at each end (filter edges)
 };
 
