@@ -75,6 +75,11 @@ StaticIdentificationResult identify_static(const Model& nominal, const std::vect
     throw std::invalid_argument("static identification: the weighed total mass must be positive");
   if (!(options.cop_sigma > 0.0) || !(options.mass_sigma > 0.0) || !(options.com_sigma > 0.0))
     throw std::invalid_argument("static identification: sigmas must be positive");
+  const double ratio = M / nominal.total_mass();
+  if (!(ratio > 0.5 && ratio < 2.0))
+    throw std::invalid_argument("static identification: weighed mass " + std::to_string(M) +
+                                " kg differs from the model's " + std::to_string(nominal.total_mass()) +
+                                " kg by more than a factor 2 (units?)");
   std::vector<int> segments = options.segments.empty() ? default_static_segments(nominal) : options.segments;
   if (segments.empty()) throw std::invalid_argument(nominal.label() + ": no segments to identify (name them)");
   std::sort(segments.begin(), segments.end());

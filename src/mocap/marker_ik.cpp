@@ -151,9 +151,13 @@ MarkerIkFrame MarkerIk::solve(const Eigen::Ref<const Eigen::Matrix3Xd>& measured
       break;
     }
     const double step_norm = step_.norm();
+    const double previous_cost = cost;
     q = q_trial_;
     cost = evaluate(measured, q, true);
-    if (step_norm < options_.step_tolerance || cost <= 1e-30 * sum_weights) {
+    // Converged: the step is negligible, the fit exact, or (noisy markers) the cost no longer
+    // falls by more than a part in 1e12 (Gauss-Newton then moves q by ~1e-6 of the noise).
+    if (step_norm < options_.step_tolerance || cost <= 1e-30 * sum_weights ||
+        previous_cost - cost <= options_.cost_tolerance * previous_cost) {
       out.converged = true;
       break;
     }

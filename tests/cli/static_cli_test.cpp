@@ -120,7 +120,7 @@ TEST(StaticCli, ClearErrors) {
                         "not a data set");
   expect_one_line_error(
       run("identify static adult_humanoid " + static_data() + " --total-mass 5 --out " + scratch("o2")),
-      "not above the fixed bodies");
+      "differs from the model's");
   expect_one_line_error(run("identify static adult_humanoid " + static_data() +
                             " --total-mass 77 --segments nothing --out " + scratch("o3")),
                         "no moving body or link named 'nothing'");

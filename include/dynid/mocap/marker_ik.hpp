@@ -33,6 +33,7 @@ std::vector<ModelMarker> model_markers(const Model& model);
 struct MarkerIkOptions {
   int max_iterations = 100;
   double step_tolerance = 1e-12;  ///< stop when the step norm falls below this [rad, m]
+  double cost_tolerance = 1e-12;  ///< or when an accepted step lowers the cost by less than this fraction
   double initial_damping = 1e-6;  ///< Levenberg-Marquardt lambda (relative to diag(J^T W J)) to start with
   bool joint_limits = true;
   bool base_only = false;  ///< hold the joints at their start values, solve the floating base only
