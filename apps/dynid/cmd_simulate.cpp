@@ -1,4 +1,5 @@
 // dynid simulate MODEL --scenario NAME --out DIR [--seed N] [--noise none|realistic] [--slope DEG]
+//                [--steps N] [--speed MPS] [--lock-upper-body] [--bus-rate HZ]
 
 #include <unistd.h>
 
@@ -16,7 +17,9 @@ void register_simulate(CLI::App& app, Action& action) {
     unsigned seed = 1;
     double slope = 0.0;
     int poses = 172;
-    bool quiet = false;
+    int steps = 10;
+    double speed = 0.2, bus_rate = 125.0;
+    bool quiet = false, lock_upper_body = false;
   };
   auto args = std::make_shared<Args>();
   cmd->add_option("MODEL", args->model, "URDF file or bundled robot name (needs its sidecar)")->required();
@@ -28,6 +31,13 @@ void register_simulate(CLI::App& app, Action& action) {
   cmd->add_option("--noise", args->noise, "none | realistic")->check(CLI::IsMember({"none", "realistic"}));
   cmd->add_option("--slope", args->slope, "Ground inclination [deg] (walk)");
   cmd->add_option("--poses", args->poses, "Number of static poses (static-poses)")->check(CLI::Range(7, 10000));
+  cmd->add_option("--steps", args->steps, "Walking steps, the closing step included (walk)")->default_val(10);
+  cmd->add_option("--speed", args->speed, "Mean walking speed [m/s] (walk)")->default_val(0.2);
+  cmd->add_flag("--lock-upper-body", args->lock_upper_body,
+                "Hold every joint off the legs at its neutral value, no arm swing (walk)");
+  cmd->add_option("--bus-rate", args->bus_rate,
+                  "Main-controller (field-bus) rate [Hz]: references sent, sensors read (walk, squat)")
+      ->default_val(125.0);
   cmd->add_flag("--quiet", args->quiet, "No progress output");
   cmd->callback([&action, args] {
     action = [args] {
@@ -39,6 +49,10 @@ void register_simulate(CLI::App& app, Action& action) {
       options.noise = parse_noise_level(args->noise);
       options.slope_deg = args->slope;
       options.static_pose_count = args->poses;
+      options.walk_steps = args->steps;
+      options.walk_speed_mps = args->speed;
+      options.lock_upper_body = args->lock_upper_body;
+      options.bus_rate_hz = args->bus_rate;
       if (!args->quiet)
         options.progress = [last_decile = -1](double fraction, const std::string& what) mutable {
           const int percent = static_cast<int>(100.0 * fraction);

@@ -17,6 +17,7 @@ Data::Data(const Model& model) {
   M = MatrixX::Zero(model.nv, model.nv);
   Fcrb = MatrixX::Zero(6, model.nv);
   regressor = MatrixX::Zero(model.nv, 10 * model.num_moving_bodies());
+  base_link_regressor = BaseLinkRegressor::Zero(6, 10 * model.num_moving_bodies());
   com_regressor = Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, 10 * model.num_moving_bodies());
   subtree_mass.assign(nb, 0.0);
   subtree_mc.assign(nb, Vector3::Zero());

@@ -1,7 +1,7 @@
 #include "dynid/ident/streaming_least_squares.hpp"
 
-#include <Eigen/QR>
 #include <Eigen/SVD>
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -9,68 +9,174 @@
 namespace dynid {
 
 StreamingLeastSquares::StreamingLeastSquares(int num_parameters, int block_rows)
-    : p_(num_parameters), block_rows_(block_rows > 0 ? block_rows : 4 * num_parameters) {
+    : p_(num_parameters), block_rows_(std::max(block_rows, 0)) {
   if (num_parameters <= 0) throw std::invalid_argument("least squares needs at least one parameter");
-  R_ = MatrixX::Zero(p_ + 1, p_ + 1);
-  pending_ = MatrixX::Zero(block_rows_ + p_ + 1, p_ + 1);
+  std::vector<int> all(static_cast<std::size_t>(p_));
+  for (int i = 0; i < p_; ++i) all[static_cast<std::size_t>(i)] = i;
+  groups_.push_back(make_group(std::move(all)));
+}
+
+StreamingLeastSquares::Group StreamingLeastSquares::make_group(std::vector<int> columns) const {
+  Group g;
+  g.columns = std::move(columns);
+  const int w = static_cast<int>(g.columns.size());
+  // Default: at least 1024 rows per fold, so the factor's own w + 1 rows stacked under the new ones
+  // are a small part of each QR and small groups do not fold after every few samples.
+  g.block_rows = block_rows_ > 0 ? block_rows_ : std::max(4 * (w + 1), 1024);
+  g.R = MatrixX::Zero(w + 1, w + 1);
+  g.pending = MatrixX::Zero(g.block_rows + w + 1, w + 1);
+  return g;
+}
+
+int StreamingLeastSquares::add_column_group(const std::vector<int>& columns) {
+  for (std::size_t k = 0; k < columns.size(); ++k)
+    if (columns[k] < 0 || columns[k] >= p_ || (k > 0 && columns[k] <= columns[k - 1]))
+      throw std::invalid_argument("least squares column group: columns must be ascending, distinct indices below " +
+                                  std::to_string(p_) + " (entry " + std::to_string(k) + " is " +
+                                  std::to_string(columns[k]) + ")");
+  groups_.push_back(make_group(columns));
+  return static_cast<int>(groups_.size()) - 1;
 }
 
 void StreamingLeastSquares::add(const Eigen::Ref<const MatrixX>& A, const Eigen::Ref<const VectorX>& b) {
-  add(A, b, VectorX::Ones(A.rows()));
+  add_rows(groups_[0], A, b, nullptr);
 }
 
 void StreamingLeastSquares::add(const Eigen::Ref<const MatrixX>& A, const Eigen::Ref<const VectorX>& b,
                                 const Eigen::Ref<const VectorX>& weights) {
-  if (A.cols() != p_ || b.size() != A.rows() || weights.size() != A.rows())
+  if (weights.size() != A.rows())
+    throw std::invalid_argument("least squares rows: A has " + std::to_string(A.rows()) + " rows, weights " +
+                                std::to_string(weights.size()));
+  add_rows(groups_[0], A, b, weights.data());
+}
+
+void StreamingLeastSquares::add(int group, const Eigen::Ref<const MatrixX>& A, const Eigen::Ref<const VectorX>& b) {
+  if (group < 0 || group >= static_cast<int>(groups_.size()))
+    throw std::invalid_argument("least squares: no column group " + std::to_string(group));
+  add_rows(groups_[static_cast<std::size_t>(group)], A, b, nullptr);
+}
+
+void StreamingLeastSquares::add(int group, const Eigen::Ref<const MatrixX>& A, const Eigen::Ref<const VectorX>& b,
+                                const Eigen::Ref<const VectorX>& weights) {
+  if (group < 0 || group >= static_cast<int>(groups_.size()))
+    throw std::invalid_argument("least squares: no column group " + std::to_string(group));
+  if (weights.size() != A.rows())
+    throw std::invalid_argument("least squares rows: A has " + std::to_string(A.rows()) + " rows, weights " +
+                                std::to_string(weights.size()));
+  add_rows(groups_[static_cast<std::size_t>(group)], A, b, weights.data());
+}
+
+void StreamingLeastSquares::add_rows(Group& g, const Eigen::Ref<const MatrixX>& A, const Eigen::Ref<const VectorX>& b,
+                                     const double* weights) {
+  const Eigen::Index w = static_cast<Eigen::Index>(g.columns.size());
+  if (A.cols() != w || b.size() != A.rows())
     throw std::invalid_argument("least squares rows: A is " + std::to_string(A.rows()) + " x " +
-                                std::to_string(A.cols()) + ", b has " + std::to_string(b.size()) + ", weights " +
-                                std::to_string(weights.size()) + "; expected " + std::to_string(p_) + " columns");
-  for (Eigen::Index r = 0; r < A.rows(); ++r) {
+                                std::to_string(A.cols()) + ", b has " + std::to_string(b.size()) + "; expected " +
+                                std::to_string(w) + " columns");
+  // Validate the whole block first (vectorized); name the first bad row only when there is one.
+  for (Eigen::Index r = 0; weights && r < A.rows(); ++r)
     if (!(weights[r] >= 0.0) || !std::isfinite(weights[r]))
       throw std::invalid_argument("least squares row weight " + std::to_string(weights[r]) +
                                   " is not a finite, non-negative number");
-    if (!A.row(r).allFinite() || !std::isfinite(b[r]))
-      throw std::invalid_argument("least squares row " + std::to_string(rows_ + r) + " has a NaN or infinite value");
-    const double s = std::sqrt(weights[r]);
-    pending_.row(pending_rows_).head(p_) = s * A.row(r);
-    pending_(pending_rows_, p_) = s * b[r];
-    if (++pending_rows_ == block_rows_) fold();
+  if (!A.allFinite() || !b.allFinite())
+    for (Eigen::Index r = 0; r < A.rows(); ++r)
+      if (!A.row(r).allFinite() || !std::isfinite(b[r]))
+        throw std::invalid_argument("least squares row " + std::to_string(rows_ + r) + " has a NaN or infinite value");
+  // Copy whole column blocks of rows into the buffer, folding each time it fills.
+  for (Eigen::Index r = 0; r < A.rows();) {
+    const Eigen::Index k = std::min<Eigen::Index>(A.rows() - r, g.block_rows - g.pending_rows);
+    auto dst = g.pending.middleRows(g.pending_rows, k);
+    dst.leftCols(w) = A.middleRows(r, k);
+    dst.col(w) = b.segment(r, k);
+    if (weights)
+      for (Eigen::Index i = 0; i < k; ++i)
+        if (weights[r + i] != 1.0) dst.row(i) *= std::sqrt(weights[r + i]);
+    r += k;
+    g.pending_rows += static_cast<int>(k);
+    if (g.pending_rows == g.block_rows) fold(g);
   }
   rows_ += A.rows();
 }
 
-void StreamingLeastSquares::fold() {
-  if (pending_rows_ == 0) return;
+template <typename Row>
+void StreamingLeastSquares::append_weighted_row(Group& g, const Row& row) {
+  g.pending.row(g.pending_rows) = row;
+  if (++g.pending_rows == g.block_rows) fold(g);
+}
+
+void StreamingLeastSquares::fold(Group& g) {
+  if (g.pending_rows == 0) return;
   // Stack the current factor under the pending rows and re-triangularize.
-  pending_.middleRows(pending_rows_, p_ + 1) = R_;
-  const Eigen::Index m = pending_rows_ + p_ + 1;
-  Eigen::HouseholderQR<MatrixX> qr(pending_.topRows(m));
-  R_ = qr.matrixQR().topRows(std::min<Eigen::Index>(m, p_ + 1)).triangularView<Eigen::Upper>();
-  pending_rows_ = 0;
+  const Eigen::Index n = g.R.rows();
+  g.pending.middleRows(g.pending_rows, n) = g.R;
+  g.qr.compute(g.pending.topRows(g.pending_rows + n));
+  g.R = g.qr.matrixQR().topRows(n).triangularView<Eigen::Upper>();
+  g.pending_rows = 0;
+  g.empty = false;
+}
+
+void StreamingLeastSquares::fold_all() {
+  Group& full = groups_[0];
+  Eigen::RowVectorXd row(p_ + 1);
+  for (std::size_t k = 1; k < groups_.size(); ++k) {
+    Group& g = groups_[k];
+    fold(g);
+    if (g.empty) continue;
+    // The group's factor rows, scattered to their columns, are rows of the full problem.
+    const Eigen::Index w = static_cast<Eigen::Index>(g.columns.size());
+    for (Eigen::Index r = 0; r <= w; ++r) {
+      row.setZero();
+      for (Eigen::Index c = r; c < w; ++c) row[g.columns[static_cast<std::size_t>(c)]] = g.R(r, c);
+      row[p_] = g.R(r, w);
+      append_weighted_row(full, row);
+    }
+    g.R.setZero();
+    g.empty = true;
+  }
+  fold(full);
+}
+
+void StreamingLeastSquares::merge(const StreamingLeastSquares& other) {
+  if (other.p_ != p_)
+    throw std::invalid_argument("least squares merge: " + std::to_string(other.p_) + " parameters into " +
+                                std::to_string(p_));
+  if (&other == this) throw std::invalid_argument("least squares merge: a stream cannot merge itself");
+  for (const Group& h : other.groups_) {
+    // The matching group here (same columns), or a new one.
+    std::size_t k = 0;
+    while (k < groups_.size() && groups_[k].columns != h.columns) ++k;
+    if (k == groups_.size()) groups_.push_back(make_group(h.columns));
+    Group& g = groups_[k];
+    for (int r = 0; r < h.pending_rows; ++r) append_weighted_row(g, h.pending.row(r));
+    if (!h.empty)
+      for (Eigen::Index r = 0; r < h.R.rows(); ++r) append_weighted_row(g, h.R.row(r));
+  }
+  rows_ += other.rows_;
 }
 
 const MatrixX& StreamingLeastSquares::information_factor() {
-  fold();
-  R_top_ = R_.topLeftCorner(p_, p_);
+  fold_all();
+  R_top_ = full_factor().topLeftCorner(p_, p_);
   return R_top_;
 }
 
 VectorX StreamingLeastSquares::factor_rhs() {
-  fold();
-  return R_.col(p_).head(p_);
+  fold_all();
+  return full_factor().col(p_).head(p_);
 }
 
 double StreamingLeastSquares::residual_sum_of_squares() {
-  fold();
-  return R_(p_, p_) * R_(p_, p_);
+  fold_all();
+  return full_factor()(p_, p_) * full_factor()(p_, p_);
 }
 
 LeastSquaresSolution StreamingLeastSquares::solve(const std::vector<std::string>& names, double rank_tolerance) {
-  fold();
+  fold_all();
+  const MatrixX& Rb = full_factor();  // [R z; 0 residual norm]
   if (rows_ < p_)
     throw std::runtime_error("least squares has " + std::to_string(rows_) + " rows for " + std::to_string(p_) +
                              " parameters: record more data");
-  const MatrixX R = R_.topLeftCorner(p_, p_);
+  const MatrixX R = Rb.topLeftCorner(p_, p_);
   Eigen::JacobiSVD<MatrixX> svd(R, Eigen::ComputeFullV);
   const VectorX sv = svd.singularValues();
   if (!(sv[p_ - 1] > rank_tolerance * sv[0])) {
@@ -93,8 +199,8 @@ LeastSquaresSolution StreamingLeastSquares::solve(const std::vector<std::string>
   }
   LeastSquaresSolution out;
   out.rows = rows_;
-  out.x = R.triangularView<Eigen::Upper>().solve(R_.col(p_).head(p_));
-  const double rss = R_(p_, p_) * R_(p_, p_);
+  out.x = R.triangularView<Eigen::Upper>().solve(Rb.col(p_).head(p_));
+  const double rss = Rb(p_, p_) * Rb(p_, p_);
   out.residual_rms = std::sqrt(rss / static_cast<double>(rows_));
   out.condition_number = sv[0] / sv[p_ - 1];
   // cov = sigma^2 (R^T R)^-1 = sigma^2 R^-1 R^-T; diag from the rows of R^-1.

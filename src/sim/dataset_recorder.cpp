@@ -131,7 +131,7 @@ void DatasetRecorder::write_truth(const Simulation& sim) {
   max_consistency_error_ = std::max(max_consistency_error_, (residual - expected).norm() / scale);
 }
 
-void DatasetRecorder::record(const Simulation& sim, const VectorX& tau) {
+void DatasetRecorder::record(const Simulation& sim, const VectorX& tau, bool write) {
   const double t = sim.time(), dt = sim.timestep();
   bool kinematics_ready = false;
   auto kinematics = [&] {
@@ -141,7 +141,7 @@ void DatasetRecorder::record(const Simulation& sim, const VectorX& tau) {
   for (Stream& s : streams_) {
     if (!due(s, t, dt)) continue;
     if (s.name == "truth") {
-      write_truth(sim);
+      if (write) write_truth(sim);
       kinematics_ready = false;  // write_truth reused the workspace for q only
       continue;
     }
@@ -172,6 +172,9 @@ void DatasetRecorder::record(const Simulation& sim, const VectorX& tau) {
                             noise_.accel_density * root_rate * Vector3(gauss_(rng_), gauss_(rng_), gauss_(rng_));
         for (int k = 0; k < 3; ++k) row_.push_back(gyro[k]);
         for (int k = 0; k < 3; ++k) row_.push_back(acc[k]);
+        latest_.imu = true;
+        latest_.gyro = gyro;
+        latest_.accelerometer = acc;
       }
       for (const SidecarFrame& a : sidecar_.accelerometers) {
         const Vector3 acc = specific_force(model_.frame_index(a.name)) +
@@ -180,6 +183,7 @@ void DatasetRecorder::record(const Simulation& sim, const VectorX& tau) {
       }
     } else if (s.name == "ft") {
       kinematics();
+      latest_.ft.clear();
       for (const ForceTorqueSensor& sensor : sidecar_.ft_sensors) {
         const int f = model_.frame_index(sensor.name);
         const SE3 oMs = frame_placement(model_, data_, f);
@@ -203,6 +207,7 @@ void DatasetRecorder::record(const Simulation& sim, const VectorX& tau) {
         Vector6 x = w.to_vector();
         for (int k = 0; k < 6; ++k) x[k] += (k < 3 ? noise_.ft_force_sigma : noise_.ft_torque_sigma) * gauss_(rng_);
         for (int k = 0; k < 6; ++k) row_.push_back(x[k]);
+        latest_.ft.push_back(Force(x.head<3>(), x.tail<3>()));
       }
     } else if (s.name == "plates") {
       for (std::size_t p = 0; p < scene_.plates.size(); ++p) {
@@ -235,7 +240,7 @@ void DatasetRecorder::record(const Simulation& sim, const VectorX& tau) {
         for (int k = 0; k < 3; ++k) row_.push_back(dropped ? kNaN : p[k]);
       }
     }
-    s.writer->write(t, row_);
+    if (write) s.writer->write(t, row_);
   }
 }
 

@@ -84,9 +84,10 @@ std::string scene_mjcf(const Model& truth, const RobotSidecar& sidecar, const Sc
   options.world_xml = world.str();
   // Elliptic friction cones with a high impedance ratio: MuJoCo's soft friction otherwise lets
   // loaded feet creep (joint speeds ~1e-4 rad/s after seconds), and static poses must settle.
-  // Solver tolerance 1e-10 (MuJoCo: 1e-8): contact forces in motion are otherwise only that close
-  // to the accelerations, and the recorder's physics check saw relative errors up to 1e-4.
-  options.option_attributes = "cone=\"elliptic\" impratio=\"100\" tolerance=\"1e-10\"";
+  // Solver tolerance 1e-14 (MuJoCo: 1e-8): the Newton solver also stops when its cost improves by
+  // less than the tolerance, which at 1e-10 still left gradients of 5e-6 when a walking foot rocked
+  // on an edge (physics check 1.7e-6); at 1e-8 the check saw relative errors up to 1e-4.
+  options.option_attributes = "cone=\"elliptic\" impratio=\"100\" tolerance=\"1e-14\"";
   // Stiff, well-damped contacts: static poses settle quickly and penetrate < 1 mm.
   options.extra_xml = "  <default><geom solref=\"0.004 1\" solimp=\"0.95 0.99 0.001\"/></default>\n";
   return to_mjcf(truth, options);

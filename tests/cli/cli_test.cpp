@@ -255,4 +255,15 @@ TEST(Cli, AnalyzeSensorsListsEveryContactState) {
   expect_one_line_error(run("analyze sensors servo_bench"), "fixed base");
 }
 
+TEST(Cli, SimulateWalkRejectsBadOptionsBeforeRunning) {
+  const std::string out =
+      (std::filesystem::temp_directory_path() / ("dynid_cli_walk_" + std::to_string(::getpid()))).string();
+  const std::string walk = "simulate kid_humanoid --scenario walk --out " + out;
+  expect_one_line_error(run(walk + " --speed -0.1"), "--speed");
+  expect_one_line_error(run(walk + " --slope 30"), "--slope");
+  expect_one_line_error(run(walk + " --steps 0"), "--steps");
+  expect_one_line_error(run(walk + " --bus-rate 300"), "field-bus rate");
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
 }  // namespace

@@ -13,6 +13,7 @@
 #include "dynid/dynamics/regressor.hpp"
 #include "dynid/dynamics/rnea.hpp"
 #include "dynid/dynamics/static_regressor.hpp"
+#include "dynid/ident/regressor_row_folder.hpp"
 #include "support/test_models.hpp"
 
 namespace {
@@ -59,6 +60,7 @@ TEST(NoAllocation, HotPathsDoNotAllocate) {
     generalized_gravity(model, data, s.q);
     crba(model, data, s.q);
     joint_torque_regressor(model, data, s.q, s.v, s.a);
+    if (model.bodies[1].joint_type == JointType::FreeFlyer) base_link_regressor(model, data, s.q, s.v, s.a);
     com_regressor(model, data, s.q);
     center_of_mass(model, data, s.q, s.v, s.a);
     centroidal_momentum_rate(model, data, s.q, s.v, s.a);
@@ -74,6 +76,35 @@ TEST(NoAllocation, HotPathsDoNotAllocate) {
     g_counting = false;
     EXPECT_EQ(g_allocations.load(), 1) << scratch.size();
   }
+}
+
+// The per-sample identification step: regressor rows copied into the least-squares stream's
+// buffers. (A fold, once per 1024 buffered rows of a column group, lets Eigen's blocked QR take its
+// workspace; that is not per sample.)
+TEST(NoAllocation, AddingRegressorRowsPerSample) {
+  const Model model = test::bundled_robot("biped16").model;
+  const BaseParameters base = compute_base_parameters(model);
+  BaseParameterOptions contact_rows;
+  contact_rows.rows = base_link_rows(model);
+  const BaseParameters contact = compute_base_parameters(model, contact_rows);
+  StreamingLeastSquares ls(base.num_base()), ls_contact(contact.num_base());
+  RegressorRowFolder folder(model, base, ls), folder_contact(model, contact, ls_contact);
+  Data data(model);
+  std::mt19937 rng(2);
+  const test::State s = test::random_state(model, rng);
+  const VectorX y = VectorX::Ones(model.nv), weights = VectorX::Constant(model.nv, 2.0);
+  for (int k = 0; k < 5; ++k) {
+    folder.add(ls, joint_torque_regressor(model, data, s.q, s.v, s.a), y, weights);
+    folder_contact.add(ls_contact, base_link_regressor(model, data, s.q, s.v, s.a), y.head(6), weights.head(6));
+  }
+  g_allocations = 0;
+  g_counting = true;
+  for (int k = 0; k < 100; ++k) {  // at most 3 x 105 rows per column group: no fold yet
+    folder.add(ls, joint_torque_regressor(model, data, s.q, s.v, s.a), y, weights);
+    folder_contact.add(ls_contact, base_link_regressor(model, data, s.q, s.v, s.a), y.head(6), weights.head(6));
+  }
+  g_counting = false;
+  EXPECT_EQ(g_allocations.load(), 0);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "dynid/dynamics/center_of_mass.hpp"
+#include "dynid/dynamics/kinematics.hpp"
 #include "dynid/dynamics/rnea.hpp"
 #include "dynid/dynamics/static_regressor.hpp"
 #include "dynid/model/urdf_reader.hpp"
@@ -23,6 +24,49 @@ void expect_regressor_matches_rnea(const Model& model, unsigned seed) {
     const VectorX Ypi = joint_torque_regressor(model, data, s.q, s.v, s.a) * pi;
     EXPECT_LT((Ypi - tau).norm() / std::max(1.0, tau.norm()), 1e-10) << model.name << " state " << k;
   }
+}
+
+/// A second formulation of the regressor: each body's block carried joint by joint to the root
+/// (f' = R f, n' = R n + p x f' per joint), projected on every joint it passes.
+MatrixX carried_regressor(const Model& model, Data& data, const VectorX& q, const VectorX& v, const VectorX& a) {
+  forward_kinematics(model, data, q, v, a);
+  rnea(model, data, q, v, a);  // fills a_gf
+  MatrixX Y = MatrixX::Zero(model.nv, 10 * model.num_moving_bodies());
+  for (std::size_t i = 1; i < model.bodies.size(); ++i) {
+    BodyRegressor F;
+    body_regressor(data.v[i], data.a_gf[i], F);
+    for (std::size_t j = i;;) {
+      const Body& bj = model.bodies[j];
+      const Eigen::Index col = 10 * static_cast<Eigen::Index>(i - 1);
+      if (bj.joint_type == JointType::Revolute) Y.block(bj.idx_v, col, 1, 10) = bj.axis.transpose() * F.bottomRows<3>();
+      if (bj.joint_type == JointType::Prismatic) Y.block(bj.idx_v, col, 1, 10) = bj.axis.transpose() * F.topRows<3>();
+      if (bj.joint_type == JointType::FreeFlyer) Y.block(bj.idx_v, col, 6, 10) = F;
+      if (bj.parent <= 0) break;
+      const SE3& X = data.liMi[j];
+      const Eigen::Matrix<double, 3, 10> f = X.rotation * F.topRows<3>();
+      F.bottomRows<3>() = X.rotation * F.bottomRows<3>() + skew(X.translation) * f;
+      F.topRows<3>() = f;
+      j = static_cast<std::size_t>(bj.parent);
+    }
+  }
+  return Y;
+}
+
+TEST(Regressor, EqualsTheBlocksCarriedJointByJoint) {
+  for (unsigned seed = 0; seed < 4; ++seed)
+    for (bool floating : {false, true}) {
+      UrdfReadOptions options;
+      options.floating_base = floating;
+      const Model model = read_urdf_string(test::random_tree_urdf(40, seed), "random", options);
+      Data data(model), data_ref(model);
+      std::mt19937 rng(seed + 50);
+      for (int k = 0; k < 5; ++k) {
+        const test::State s = test::random_state(model, rng, 2.0);
+        const MatrixX reference = carried_regressor(model, data_ref, s.q, s.v, s.a);
+        const MatrixX& Y = joint_torque_regressor(model, data, s.q, s.v, s.a);
+        EXPECT_LT((Y - reference).norm(), 1e-12 * reference.norm()) << "seed " << seed << " state " << k;
+      }
+    }
 }
 
 TEST(Regressor, BodyRegressorMatchesNewtonEuler) {
@@ -54,6 +98,42 @@ TEST(Regressor, MatchesRneaOnBundledRobots) {
   const auto robots = test::bundled_robots();
   if (robots.empty()) GTEST_SKIP() << "no bundled robots";
   for (const std::string& stem : robots) expect_regressor_matches_rnea(test::bundled_robot(stem).model, 7);
+}
+
+// The base-link rows from one transform per body against the first 6 rows of the full regressor
+// (carried joint by joint) and against RNEA's base wrench.
+TEST(Regressor, BaseLinkRowsMatchTheFullRegressorAndRnea) {
+  for (unsigned seed = 0; seed < 4; ++seed) {
+    UrdfReadOptions options;
+    options.floating_base = true;
+    const Model model = read_urdf_string(test::random_tree_urdf(40, seed), "random", options);
+    Data data(model), data_full(model);
+    std::mt19937 rng(seed + 20);
+    const VectorX pi = model.inertial_parameters();
+    for (int k = 0; k < 5; ++k) {
+      const test::State s = test::random_state(model, rng, 2.0);
+      const MatrixX Y6 = base_link_regressor(model, data, s.q, s.v, s.a);
+      const MatrixX Y = joint_torque_regressor(model, data_full, s.q, s.v, s.a).topRows<6>();
+      EXPECT_LT((Y6 - Y).norm(), 1e-12 * Y.norm()) << "seed " << seed << " state " << k;
+      const VectorX tau = rnea(model, data_full, s.q, s.v, s.a).head<6>();
+      EXPECT_LT((Y6 * pi - tau).norm(), 1e-10 * std::max(1.0, tau.norm())) << "seed " << seed << " state " << k;
+    }
+  }
+}
+
+TEST(Regressor, BaseLinkRowsNeedAFloatingBase) {
+  UrdfReadOptions options;
+  options.floating_base = false;
+  const Model model = read_urdf_string(test::random_tree_urdf(5, 1), "fixed_arm", options);
+  Data data(model);
+  std::mt19937 rng(1);
+  const test::State s = test::random_state(model, rng);
+  try {
+    base_link_regressor(model, data, s.q, s.v, s.a);
+    FAIL() << "no error for a fixed base";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(model.label() + " has a fixed base"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Regressor, StaticRegressorReproducesTheCom) {

@@ -104,12 +104,7 @@ TEST(Simulate, SameSeedGivesIdenticalFiles) {
   run_scenario(robot, static_options(a, NoiseLevel::Realistic));
   run_scenario(robot, static_options(b, NoiseLevel::Realistic));
   int compared = 0;
-  for (const auto& entry : fs::directory_iterator(a)) {
-    const std::string name = entry.path().filename().string();
-    if (name == "summary.json") continue;  // holds the wall-clock real-time factor
-    EXPECT_EQ(read_file(entry.path().string()), read_file(b + "/" + name)) << name;
-    ++compared;
-  }
+  EXPECT_EQ(test::differing_files(a, b, compared), std::vector<std::string>{});
   EXPECT_GE(compared, 8);
   json sa = json::parse(read_file(a + "/summary.json")), sb = json::parse(read_file(b + "/summary.json"));
   sa.erase("realtime_factor");

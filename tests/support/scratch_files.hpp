@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace dynid::test {
 
@@ -25,6 +26,21 @@ inline std::string read_file(const std::string& path) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+/// Names of the files in directory `a` whose bytes differ from the file of the same name in `b`;
+/// `compared` counts the files compared. summary.json is skipped: it holds the wall-clock
+/// real-time factor.
+inline std::vector<std::string> differing_files(const std::string& a, const std::string& b, int& compared) {
+  std::vector<std::string> differ;
+  compared = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(a)) {
+    const std::string name = entry.path().filename().string();
+    if (name == "summary.json") continue;
+    if (read_file(entry.path().string()) != read_file(b + "/" + name)) differ.push_back(name);
+    ++compared;
+  }
+  return differ;
 }
 
 }  // namespace dynid::test

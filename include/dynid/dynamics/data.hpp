@@ -8,6 +8,8 @@
 
 namespace dynid {
 
+using BaseLinkRegressor = Eigen::Matrix<double, 6, Eigen::Dynamic>;
+
 struct Data {
   explicit Data(const Model& model);
 
@@ -20,12 +22,13 @@ struct Data {
   std::vector<Force> f;            ///< force transmitted through the body's joint, body frame
   std::vector<Inertia> composite;  ///< composite inertia of the subtree, body frame (CRBA)
   std::vector<Eigen::Matrix<double, 6, 10>> body_regressor;   ///< per body: wrench = Y pi (body frame)
-  std::vector<Eigen::Matrix<double, 6, 10>> regressor_carry;  ///< per body: its block carried toward the root
+  std::vector<Eigen::Matrix<double, 6, 10>> regressor_carry;  ///< per body: body_regressor in the reference frame
 
   VectorX tau;                                             ///< generalized forces (nv) from rnea
   MatrixX M;                                               ///< joint-space inertia matrix (nv x nv) from crba
   MatrixX Fcrb;                                            ///< CRBA work space (6 x nv)
   MatrixX regressor;                                       ///< joint-torque regressor (nv x 10 nb)
+  BaseLinkRegressor base_link_regressor;                   ///< its 6 base-link rows (floating base)
   Eigen::Matrix<double, 3, Eigen::Dynamic> com_regressor;  ///< 3 x 10 nb, see static_regressor.hpp
 
   Vector3 com = Vector3::Zero();               ///< centre of mass in world [m]

@@ -20,4 +20,12 @@ void body_regressor(const Motion& v, const Motion& a, BodyRegressor& Y);
 const MatrixX& joint_torque_regressor(const Model& model, Data& data, const ConstVectorRef& q, const ConstVectorRef& v,
                                       const ConstVectorRef& a);
 
+/// The 6 base-link rows of the joint-torque regressor of a floating-base model (base wrench
+/// [force; moment] in the base frame about its origin), 6 x (10 * num_moving_bodies), into
+/// data.base_link_regressor. Contact-force identification needs only these rows (paper 003 eq. 4);
+/// they cost one force transform per body instead of one per (body, ancestor) pair. Throws
+/// std::invalid_argument naming the model if it has a fixed base.
+const BaseLinkRegressor& base_link_regressor(const Model& model, Data& data, const ConstVectorRef& q,
+                                             const ConstVectorRef& v, const ConstVectorRef& a);
+
 }  // namespace dynid

@@ -7,7 +7,15 @@
 // The rows are folded into the upper-triangular factor R of the augmented matrix [A | b]
 // (R <- qr([R; W^(1/2) [A_block | b_block]]).R), which keeps the conditioning of the data rather
 // than squaring it as the normal equations would. The last diagonal entry of R is the residual norm.
+//
+// Structure: rows that are zero outside a known set of columns (a joint's torque row involves only
+// the parameters of its subtree; the force rows of the base-link equations never involve rotational
+// inertia) can go to a column group, whose own factor has only those columns. A row of w nonzero
+// columns then costs (w / p)^2 of a full row. Group factors join the full factor when a result is
+// asked for; the result is that of one stream of all rows (R^T R = sum of the groups' R_g^T R_g).
+// Streams filled on different threads merge the same way (merge()), in a fixed order.
 
+#include <Eigen/QR>
 #include <string>
 #include <vector>
 
@@ -25,7 +33,7 @@ struct LeastSquaresSolution {
 
 class StreamingLeastSquares {
  public:
-  /// `block_rows`: rows buffered before each fold (0 = 4 * num_parameters).
+  /// `block_rows`: rows buffered before each fold (0 = max(4 (columns + 1), 1024) per column group).
   explicit StreamingLeastSquares(int num_parameters, int block_rows = 0);
 
   /// Adds rows A (m x p) and observations b (m), all with weight 1.
@@ -33,6 +41,19 @@ class StreamingLeastSquares {
   /// Adds rows with per-row weights (e.g. 1 / sigma_k^2 to make force and torque rows unit-consistent).
   void add(const Eigen::Ref<const MatrixX>& A, const Eigen::Ref<const VectorX>& b,
            const Eigen::Ref<const VectorX>& weights);
+
+  /// Declares a column group for rows that are zero outside `columns` (ascending, distinct indices
+  /// into 0 .. p-1) and returns its id for add(group, ...). Throws std::invalid_argument for bad indices.
+  int add_column_group(const std::vector<int>& columns);
+  /// Adds rows of a column group: A is m x columns.size() and holds those columns only.
+  void add(int group, const Eigen::Ref<const MatrixX>& A, const Eigen::Ref<const VectorX>& b);
+  void add(int group, const Eigen::Ref<const MatrixX>& A, const Eigen::Ref<const VectorX>& b,
+           const Eigen::Ref<const VectorX>& weights);
+
+  /// Adds everything `other` (same number of parameters) has accumulated, as if its rows had been
+  /// added here; `other` is unchanged. For parallel accumulation: one stream per thread, merged in a
+  /// fixed order, gives a result independent of timing.
+  void merge(const StreamingLeastSquares& other);
 
   int num_parameters() const { return p_; }
   long rows() const { return rows_; }
@@ -49,15 +70,33 @@ class StreamingLeastSquares {
   double residual_sum_of_squares();
 
  private:
-  void fold();
+  /// Rows confined to `columns`, folded into their own factor of [A_columns | b].
+  struct Group {
+    std::vector<int> columns;  ///< parameter indices, ascending
+    MatrixX R;                 ///< (w + 1) x (w + 1), upper triangular, w = columns.size()
+    MatrixX pending;           ///< buffered weighted rows, with room below for R
+    int pending_rows = 0;
+    int block_rows = 0;
+    bool empty = true;  ///< R is zero (nothing folded since it last joined the full factor)
+    Eigen::HouseholderQR<MatrixX> qr;
+  };
+
+  Group make_group(std::vector<int> columns) const;
+  void add_rows(Group& g, const Eigen::Ref<const MatrixX>& A, const Eigen::Ref<const VectorX>& b,
+                const double* weights);
+  /// Appends one already weighted row of [A_columns | b] (w + 1 entries).
+  template <typename Row>
+  void append_weighted_row(Group& g, const Row& row);
+  void fold(Group& g);
+  /// Folds every group into the full factor (groups_[0]).
+  void fold_all();
+  const MatrixX& full_factor() const { return groups_[0].R; }
 
   int p_;
-  int block_rows_;
+  int block_rows_;  ///< requested rows per fold (0 = the default per group)
   long rows_ = 0;
-  MatrixX R_;        ///< (p + 1) x (p + 1), upper triangular factor of [A | b]
-  MatrixX pending_;  ///< buffered weighted rows of [A | b]
-  int pending_rows_ = 0;
-  MatrixX R_top_;  ///< p x p view returned by information_factor()
+  std::vector<Group> groups_;  ///< [0]: all columns
+  MatrixX R_top_;              ///< p x p view returned by information_factor()
 };
 
 }  // namespace dynid

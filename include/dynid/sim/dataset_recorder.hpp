@@ -28,14 +28,27 @@ struct StreamRates {
   double markers_hz = 150.0;
 };
 
+/// What the robot's own sensors read at the last DatasetRecorder::record(), with the noise of the
+/// streams (the same values the streams get): the inputs of a controller that runs on the robot.
+struct SensorReadings {
+  bool imu = false;                         ///< the sidecar has an IMU and it was read
+  Vector3 gyro = Vector3::Zero();           ///< IMU frame [rad/s]
+  Vector3 accelerometer = Vector3::Zero();  ///< specific force, IMU frame [m/s^2]
+  std::vector<Force> ft;                    ///< per sidecar F/T sensor, sensor frame [N, N m]
+};
+
 class DatasetRecorder {
  public:
   DatasetRecorder(const std::string& out_dir, const Model& truth, const RobotSidecar& sidecar, const SceneSpec& scene,
                   const SensorNoise& noise, const StreamRates& rates, unsigned seed);
 
   /// Records the streams that are due at the simulation's current time. Call between
-  /// Simulation::forward(tau) and Simulation::integrate().
-  void record(const Simulation& sim, const VectorX& tau);
+  /// Simulation::forward(tau) and Simulation::integrate(). With `write` false the sensors are read
+  /// (latest()) but nothing is written: a controller sensing while nothing is recorded.
+  void record(const Simulation& sim, const VectorX& tau, bool write = true);
+
+  /// The sensor readings of the last record() call that sampled them.
+  const SensorReadings& latest() const { return latest_; }
 
   /// Closes the files. Returns the stream descriptions for dataset.json (file, rate, channels).
   std::vector<std::pair<std::string, std::pair<std::string, double>>> finish();
@@ -71,6 +84,7 @@ class DatasetRecorder {
   std::vector<Force> f_ext_body_;
   double max_consistency_error_ = 0.0;
   std::vector<double> row_;
+  SensorReadings latest_;
 };
 
 }  // namespace dynid

@@ -20,6 +20,12 @@ struct ScenarioOptions {
   double slope_deg = 0.0;
   double backlash_rad = 0.0017;  ///< encoder backlash with realistic noise (0.1 deg, harmonic-drive class)
   int static_pose_count = 172;   ///< paper 000
+  int walk_steps = 10;           ///< walk: steps, the closing step included
+  double walk_speed_mps = 0.2;   ///< walk: mean forward speed [m/s]
+  bool lock_upper_body = false;  ///< walk: joints off the legs held at their neutral value (no arm swing)
+  /// Main-controller (field-bus) rate [Hz]: references sent and sensors read this often, held in
+  /// between; the servos' PD loops run at the physics rate (1 kHz). Must divide 1000 Hz.
+  double bus_rate_hz = 125.0;
   /// Called with the fraction done (0..1) and a short message; may be empty.
   std::function<void(double, const std::string&)> progress;
 };
