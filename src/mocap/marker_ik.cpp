@@ -26,6 +26,8 @@ MarkerIk::MarkerIk(const Model& model, std::vector<ModelMarker> markers, MarkerI
   const Eigen::Index rows = 3 * static_cast<Eigen::Index>(markers_.size());
   J_.setZero(rows, model.nv);
   residual_.setZero(rows);
+  weighted_residual_.setZero(rows);
+  WJ_.setZero(rows, model.nv);
   weights_.setZero(rows);
   H_.setZero(model.nv, model.nv);
   gradient_.setZero(model.nv);
@@ -98,8 +100,10 @@ MarkerIkFrame MarkerIk::solve(const Eigen::Ref<const Eigen::Matrix3Xd>& measured
   const double sum_weights = weights_.sum() / 3.0;
   for (int it = 0; it < options_.max_iterations; ++it) {
     out.iterations = it + 1;
-    H_.noalias() = J_.transpose() * weights_.asDiagonal() * J_;
-    gradient_.noalias() = J_.transpose() * weights_.cwiseProduct(residual_);
+    WJ_.noalias() = weights_.asDiagonal() * J_;
+    H_.noalias() = J_.transpose() * WJ_;
+    weighted_residual_ = weights_.cwiseProduct(residual_);
+    gradient_.noalias() = J_.transpose() * weighted_residual_;
     diag_ = H_.diagonal();
     for (std::size_t k = 0; k < held_.size(); ++k)
       held_[k] = options_.base_only && !(model_.floating_base && k < 6) ? 1 : 0;
@@ -134,7 +138,8 @@ MarkerIkFrame MarkerIk::solve(const Eigen::Ref<const Eigen::Matrix3Xd>& measured
             }
           }
         if (!newly_held) break;
-        H_.noalias() = J_.transpose() * weights_.asDiagonal() * J_;
+        WJ_.noalias() = weights_.asDiagonal() * J_;
+        H_.noalias() = J_.transpose() * WJ_;
       }
       integrate(model_, q, step_, q_trial_);
       clamp_to_limits(q_trial_);

@@ -8,7 +8,7 @@
 // at a limit whose step points outward is held for that iteration, the rest is re-solved.
 // Missing markers (NaN) are skipped. The first frame starts from the base orientation and position
 // its markers give (Kabsch, initial_configuration); later frames start from the previous solution.
-// solve() does not allocate: every buffer is sized at construction.
+// Buffers are sized at construction; the LDLT solve still makes a few small allocations per frame.
 
 #include <string>
 #include <vector>
@@ -60,7 +60,7 @@ class MarkerIk {
 
   /// Solves one frame. `measured`: 3 x markers, world [m], a column with NaN = missing. `q`: start
   /// value in, solution out (nq). Needs at least 3 markers; otherwise q is left unchanged and
-  /// markers_used says why. Allocation free.
+  /// markers_used says why.
   MarkerIkFrame solve(const Eigen::Ref<const Eigen::Matrix3Xd>& measured, Eigen::Ref<VectorX> q);
 
   /// Marker positions of the model at q (3 x markers, world).
@@ -79,11 +79,13 @@ class MarkerIk {
   std::vector<ModelMarker> markers_;
   MarkerIkOptions options_;
   Data data_;
-  MatrixX J_;         ///< 3 markers x nv, rows of missing markers zero
-  VectorX residual_;  ///< measured - model, 3 markers
-  VectorX weights_;   ///< per row
-  MatrixX H_;         ///< J^T W J + damping
-  VectorX gradient_;  ///< J^T W residual
+  MatrixX J_;                  ///< 3 markers x nv, rows of missing markers zero
+  VectorX residual_;           ///< measured - model, 3 markers
+  VectorX weights_;            ///< per row
+  VectorX weighted_residual_;  ///< W residual
+  MatrixX WJ_;                 ///< W J
+  MatrixX H_;                  ///< J^T W J + damping
+  VectorX gradient_;           ///< J^T W residual
   VectorX step_;
   VectorX q_trial_;
   VectorX diag_;
