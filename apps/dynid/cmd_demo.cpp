@@ -13,6 +13,7 @@
 
 #include "commands.hpp"
 #include "dynid/ident/inertial_identification.hpp"
+#include "dynid/ident/static_pipeline.hpp"
 #include "dynid/model/robot.hpp"
 #include "dynid/sim/scenario.hpp"
 #include "progress_line.hpp"
@@ -88,6 +89,47 @@ void inertial_stage(const DemoArgs& args) {
   std::cout << "  report: " << fs::absolute(options.out_dir + "/report.html").string() << "\n";
 }
 
+void static_stage(const DemoArgs& args) {
+  const Robot adult = load_robot("adult_humanoid");
+  ScenarioOptions poses;
+  poses.scenario = "static-poses";
+  poses.out_dir = args.out + "/adult_static_poses";
+  poses.seed = args.seed;
+  const ScenarioSummary sim = simulate(adult, poses, args);
+  ScenarioOptions squat = poses;
+  squat.scenario = "squat";
+  squat.out_dir = args.out + "/adult_squat";
+  simulate(adult, squat, args);
+
+  StaticPipelineOptions options;
+  options.total_mass = sim.true_total_mass;  // the robot on the scales
+  options.validate = squat.out_dir;
+  options.truth_urdf = poses.out_dir + "/truth.urdf";
+  const std::string out = args.out + "/adult_static";
+  if (!args.quiet)
+    std::cerr << "identify static adult_humanoid " << poses.out_dir << " --total-mass " << fixed(options.total_mass, 3)
+              << " --validate " << squat.out_dir << " -> " << out << "\n";
+  const StaticPipelineResult r = run_static_identification(adult, poses.out_dir, options);
+  write_static_identification(r, adult, out);
+
+  const nlohmann::json& s = r.summary;
+  const auto gcom = [&](const char* model) {
+    return fixed(s["gcom_error_mm"][model]["heldout"]["mean"].get<double>(), 2);
+  };
+  const auto fz = [&](const char* model) { return fixed(s["residual_wrench"][model]["mean_abs"][5].get<double>(), 1); };
+  std::cout << "\nStatic identification, adult humanoid (" << s["poses"]["fit"] << " poses fitted, "
+            << s["poses"]["heldout"] << " held out; markers + force plates)\n";
+  std::cout << "                              nominal   identified   true\n";
+  std::cout << "  total mass [kg]           " << std::setw(9) << fixed(s["total_mass"]["nominal"].get<double>(), 3)
+            << std::setw(13) << fixed(s["total_mass"]["identified"].get<double>(), 3) << std::setw(7)
+            << fixed(sim.true_total_mass, 3) << "\n";
+  std::cout << "  held-out GCOM error [mm]  " << std::setw(9) << gcom("nominal") << std::setw(13) << gcom("identified")
+            << "   (mean)\n";
+  std::cout << "  squat residual |Fz| [N]   " << std::setw(9) << fz("nominal") << std::setw(13) << fz("identified")
+            << "   (mean)\n";
+  std::cout << "  report: " << fs::absolute(out + "/report.html").string() << "\n";
+}
+
 }  // namespace
 
 void register_demo(CLI::App& app, Action& action) {
@@ -105,6 +147,7 @@ void register_demo(CLI::App& app, Action& action) {
     action = [args] {
       fs::create_directories(args->out);
       if (args->stage != "static") inertial_stage(*args);
+      if (args->stage != "inertial") static_stage(*args);
       return 0;
     };
   });

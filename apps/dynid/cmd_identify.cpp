@@ -72,6 +72,7 @@ void register_identify(CLI::App& app, Action& action) {
   auto* identify = app.add_subcommand("identify", "Identify the robot's dynamic model from data");
   identify->require_subcommand(1);
   register_identify_inertial(*identify, action);
+  add_identify_static(*identify, action);
 }
 
 }  // namespace dynid::cli

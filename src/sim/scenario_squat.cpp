@@ -98,7 +98,7 @@ void run_squat(Run& run) {
   Segment seg{"squat", "squat", run.sim->time(), 0.0, 0.0, 0.0};
   run.recorder->restart_clocks(run.sim->time());
   const int steps = static_cast<int>(std::lround(duration / dt));
-  VectorX qr(nominal.nq), vr(nominal.nv);
+  VectorX qr(nominal.nq), vr(nominal.nv), q_servo(nominal.nq);
   for (int k = 0; k < steps; ++k) {
     const double t = k * dt;
     const int i = std::min(static_cast<int>(t / ik_period), samples - 2);
@@ -116,7 +116,16 @@ void run_squat(Run& run) {
       q_cmd = stabilizer.correct(qr, za + s * (zb - za), run.read_sensors(both, feet, per_bus * dt));
       v_cmd = vr;
     }
-    run.step(q_cmd, v_cmd, true);
+    // Between bus packets each servo moves its set point on with the commanded velocity (the
+    // interpolation of cyclic-synchronous-position drives); a set point held for a whole bus period
+    // would jerk the stiff servos at the bus rate.
+    const double since_packet = (k % per_bus) * dt;
+    q_servo = q_cmd;
+    for (std::size_t j = 1; j < nominal.bodies.size(); ++j) {
+      const Body& b = nominal.bodies[j];
+      if (b.joint_type != JointType::FreeFlyer) q_servo[b.idx_q] += since_packet * v_cmd[b.idx_v];
+    }
+    run.step(q_servo, v_cmd, true);
     run.track_motion();
     if (k % 500 == 0) run.progress(double(k) / steps, "squat t = " + std::to_string(t).substr(0, 4) + " s");
   }

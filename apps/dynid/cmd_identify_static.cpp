@@ -1,0 +1,80 @@
+// dynid identify static MODEL DATA --total-mass KG [--segments a,b] [--validate DATA] [--truth URDF]
+//   [--heldout-fraction F] [--pose-source markers|encoders] [--windows detect|segments]
+//   [--prior scaled|nominal] --out DIR
+// Masses and centres of mass from static poses (paper 000): ident/static_pipeline.hpp.
+
+#include <iostream>
+
+#include "commands.hpp"
+#include "dynid/core/number_format.hpp"
+#include "dynid/ident/static_pipeline.hpp"
+
+namespace dynid::cli {
+namespace {
+
+struct IdentifyStaticArgs {
+  std::string model, data, out, pose_source = "markers", windows = "detect", prior = "scaled";
+  StaticPipelineOptions options;
+};
+
+std::string mm(const nlohmann::json& e) {
+  return e["mean"].is_null() ? "-" : format_exact(std::round(e["mean"].get<double>() * 1000.0) / 1000.0) + " mm";
+}
+
+int run(IdentifyStaticArgs a) {
+  a.options.pose_source = a.pose_source == "encoders" ? PoseSource::Encoders : PoseSource::Markers;
+  a.options.windows = a.windows == "segments" ? WindowSource::Segments : WindowSource::Detect;
+  a.options.prior = a.prior == "nominal" ? StaticPrior::Nominal : StaticPrior::Scaled;
+  const Robot robot = load_robot(a.model);
+  const StaticPipelineResult r = run_static_identification(robot, a.data, a.options);
+  write_static_identification(r, robot, a.out);
+  const auto& s = r.summary;
+  std::cout << "dynid identify static: " << r.poses.size() << " poses (" << s["poses"]["fit"].get<int>() << " fit, "
+            << s["poses"]["heldout"].get<int>() << " held out); held-out GCOM error "
+            << mm(s["gcom_error_mm"]["nominal"]["heldout"]) << " (nominal) -> "
+            << mm(s["gcom_error_mm"]["identified"]["heldout"]) << " (identified); total mass "
+            << format_exact(s["total_mass"]["identified"].get<double>()) << " kg";
+  if (r.validated)
+    std::cout << "; validation |Fz| " << format_exact(std::round(r.residual_nominal.mean_abs[5] * 100.0) / 100.0)
+              << " -> " << format_exact(std::round(r.residual_identified.mean_abs[5] * 100.0) / 100.0) << " N";
+  std::cout << " -> " << a.out << "\n";
+  return 0;
+}
+
+}  // namespace
+
+void add_identify_static(CLI::App& identify, Action& action) {
+  auto a = std::make_shared<IdentifyStaticArgs>();
+  auto* cmd = identify.add_subcommand(
+      "static", "Segment masses and COMs from static poses with markers and force plates (paper 000)");
+  cmd->add_option("MODEL", a->model, "URDF or bundled robot (its sidecar names the markers)")->required();
+  cmd->add_option("DATA", a->data,
+                  "Data set with the static poses (markers, plates; encoders for --pose-source encoders)")
+      ->required();
+  cmd->add_option("--total-mass", a->options.total_mass, "Weighed total mass of the robot [kg]")
+      ->required()
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--segments", a->options.segments,
+                  "Bodies to update, comma separated (default: the paper's main segments)")
+      ->delimiter(',');
+  cmd->add_option("--validate", a->options.validate,
+                  "Data set of a dynamic motion (squat): residual base wrench before/after");
+  cmd->add_option("--cutoff", a->options.cutoff_hz,
+                  "Validation: zero-phase low-pass of q and plate wrenches before differentiation [Hz] (default 4)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--truth", a->options.truth_urdf, "True model (simulation): per-segment errors");
+  cmd->add_option("--heldout-fraction", a->options.heldout_fraction,
+                  "Fraction of poses held out for validation (default 0.25: every 4th)")
+      ->check(CLI::Range(0.0, 0.95));
+  cmd->add_option("--pose-source", a->pose_source, "Joint angles from marker IK (default) or the encoders")
+      ->check(CLI::IsMember({"markers", "encoders"}));
+  cmd->add_option("--windows", a->windows, "Static windows detected from the data (default) or the data set's segments")
+      ->check(CLI::IsMember({"detect", "segments"}));
+  cmd->add_option("--prior", a->prior,
+                  "Start and anchor: the nominal model scaled to the weighed mass (default) or as it is")
+      ->check(CLI::IsMember({"scaled", "nominal"}));
+  cmd->add_option("--out", a->out, "Output directory: summary.json, report.html, the updated URDF")->required();
+  cmd->callback([&action, a] { action = [a] { return run(*a); }; });
+}
+
+}  // namespace dynid::cli

@@ -1,0 +1,368 @@
+#include "dynid/ident/static_pipeline.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <stdexcept>
+
+#include "dynid/core/atomic_file.hpp"
+#include "dynid/ident/lab_recording.hpp"
+#include "dynid/ident/settled_windows.hpp"
+#include "dynid/mocap/filtfilt.hpp"
+#include "dynid/mocap/marker_ik.hpp"
+#include "dynid/model/urdf_reader.hpp"
+#include "dynid/model/urdf_writer.hpp"
+
+namespace dynid {
+namespace {
+
+using nlohmann::json;
+
+struct FrameSpan {
+  std::string label;
+  double start = 0.0, end = 0.0;
+  Eigen::Index first = 0, last = 0;
+};
+
+json stats_mm(const std::vector<double>& errors_m) {
+  if (errors_m.empty()) return json{{"mean", nullptr}, {"std", nullptr}, {"max", nullptr}};
+  double sum = 0.0, mx = 0.0;
+  for (double e : errors_m) sum += e, mx = std::max(mx, e);
+  const double mean = sum / static_cast<double>(errors_m.size());
+  double var = 0.0;
+  for (double e : errors_m) var += (e - mean) * (e - mean);
+  const double sd = errors_m.size() > 1 ? std::sqrt(var / static_cast<double>(errors_m.size() - 1)) : 0.0;
+  return json{{"mean", 1e3 * mean}, {"std", 1e3 * sd}, {"max", 1e3 * mx}};
+}
+
+json vec(const Vector3& v) { return json::array({v.x(), v.y(), v.z()}); }
+json vec6(const Vector6& v) { return json::array({v[0], v[1], v[2], v[3], v[4], v[5]}); }
+
+// Joint coordinate index in q of each encoder channel (-1: not a model joint).
+std::vector<int> encoder_columns(const Model& model, const LabRecording& rec) {
+  std::vector<int> out;
+  for (const std::string& j : rec.encoder_joints) {
+    const auto b = model.find_joint(j);
+    out.push_back(b ? model.bodies[static_cast<std::size_t>(*b)].idx_q : -1);
+  }
+  return out;
+}
+
+// Mean encoder reading over [t0, t1] written into the joint entries of q.
+void encoder_joints_into(const Model& model, const LabRecording& rec, double t0, double t1, VectorX& q) {
+  const std::vector<int> cols = encoder_columns(model, rec);
+  VectorX sum = VectorX::Zero(static_cast<Eigen::Index>(cols.size()));
+  int n = 0;
+  for (std::size_t k = 0; k < rec.encoder_time.size(); ++k)
+    if (rec.encoder_time[k] >= t0 && rec.encoder_time[k] <= t1) {
+      sum += rec.encoder_q.col(static_cast<Eigen::Index>(k));
+      ++n;
+    }
+  if (n == 0)
+    throw std::runtime_error(rec.directory + ": no encoder samples between " + std::to_string(t0) + " and " +
+                             std::to_string(t1) + " s");
+  for (std::size_t c = 0; c < cols.size(); ++c)
+    if (cols[c] >= 0) q[cols[c]] = sum[static_cast<Eigen::Index>(c)] / n;
+}
+
+// Encoder joints linearly interpolated at time t into q.
+void encoder_joints_at(const Model& model, const LabRecording& rec, double t, VectorX& q) {
+  const std::vector<int> cols = encoder_columns(model, rec);
+  const auto it = std::lower_bound(rec.encoder_time.begin(), rec.encoder_time.end(), t);
+  const Eigen::Index k1 = std::clamp<Eigen::Index>(it - rec.encoder_time.begin(), 1,
+                                                   static_cast<Eigen::Index>(rec.encoder_time.size()) - 1);
+  const double t0 = rec.encoder_time[static_cast<std::size_t>(k1 - 1)],
+               t1 = rec.encoder_time[static_cast<std::size_t>(k1)];
+  const double s = std::clamp((t - t0) / (t1 - t0), 0.0, 1.0);
+  for (std::size_t c = 0; c < cols.size(); ++c)
+    if (cols[c] >= 0)
+      q[cols[c]] = (1.0 - s) * rec.encoder_q(static_cast<Eigen::Index>(c), k1 - 1) +
+                   s * rec.encoder_q(static_cast<Eigen::Index>(c), k1);
+}
+
+void require_markers_and_plates(const LabRecording& rec, bool encoders) {
+  if (rec.markers.frame_count() == 0) throw std::runtime_error(rec.directory + ": the data set has no markers stream");
+  if (rec.plate_time.empty()) throw std::runtime_error(rec.directory + ": the data set has no plates stream");
+  if (encoders && rec.encoder_time.empty())
+    throw std::runtime_error(rec.directory + ": --pose-source encoders needs an encoders stream");
+}
+
+double ground_height(const LabRecording& rec) {
+  double h = 0.0;
+  for (const Vector3& o : rec.plate_origins) h += o.z();
+  return h / static_cast<double>(rec.plate_origins.size());
+}
+
+// Residual base wrench of the validation motion for the nominal and the identified model.
+void validate(const Robot& robot, const Model& identified, const StaticPipelineOptions& options,
+              StaticPipelineResult& out) {
+  const Model& model = robot.model;
+  const LabRecording rec = read_lab_recording(options.validate);
+  const bool encoders = options.pose_source == PoseSource::Encoders;
+  require_markers_and_plates(rec, encoders);
+  MarkerIkOptions ik_options;
+  ik_options.base_only = encoders;
+  MarkerIk ik(model, model_markers(model), ik_options);
+  const std::vector<int> match = match_markers(rec.markers, ik.markers());
+  const Eigen::Index frames = rec.markers.frame_count();
+  Eigen::Matrix3Xd y(3, static_cast<Eigen::Index>(ik.markers().size()));
+  std::vector<double> time;
+  std::vector<VectorX> q;
+  VectorX current;
+  for (Eigen::Index f = 0; f < frames; ++f) {
+    model_marker_frame(rec.markers, match, f, y);
+    if (f == 0) current = ik.initial_configuration(y);
+    if (encoders) encoder_joints_at(model, rec, rec.markers.time[static_cast<std::size_t>(f)], current);
+    ik.solve(y, current);
+    time.push_back(rec.markers.time[static_cast<std::size_t>(f)]);
+    q.push_back(current);
+  }
+  const SampledMotion motion = differentiate_configurations(model, time, q, options.cutoff_hz);
+  // Plate wrenches: same zero-phase filter at the plate rate, then linear interpolation at the frames.
+  // Plate wrenches: onto a uniform grid at their mean rate (a recorder's time stamps jitter), the
+  // same zero-phase filter, then linear interpolation at the frames.
+  LabRecording filtered = rec;
+  const std::size_t np = rec.plate_time.size();
+  if (np < 10) throw std::runtime_error(options.validate + ": too few force-plate samples");
+  const double pdt = (rec.plate_time.back() - rec.plate_time.front()) / static_cast<double>(np - 1);
+  for (std::size_t k = 0, j = 0; k < np; ++k) {
+    filtered.plate_time[k] = rec.plate_time.front() + pdt * static_cast<double>(k);
+    while (j + 2 < np && rec.plate_time[j + 1] < filtered.plate_time[k]) ++j;
+    const double s = std::clamp(
+        (filtered.plate_time[k] - rec.plate_time[j]) / (rec.plate_time[j + 1] - rec.plate_time[j]), 0.0, 1.0);
+    filtered.plate_wrench.col(static_cast<Eigen::Index>(k)) =
+        (1.0 - s) * rec.plate_wrench.col(static_cast<Eigen::Index>(j)) +
+        s * rec.plate_wrench.col(static_cast<Eigen::Index>(j + 1));
+  }
+  if (options.cutoff_hz > 0.0)
+    filtered.plate_wrench = filtfilt_rows(butterworth_lowpass(2, options.cutoff_hz, 1.0 / pdt), filtered.plate_wrench);
+  SampledMotion kept;
+  std::vector<Force> reaction;
+  const std::vector<double>& grid = motion.time;  // the frame times resampled uniformly
+  for (std::size_t k = 0; k < grid.size(); ++k) {
+    const double tk = grid[k];
+    if (tk < grid.front() + options.validation_trim_s || tk > grid.back() - options.validation_trim_s) continue;
+    const auto it = std::lower_bound(filtered.plate_time.begin(), filtered.plate_time.end(), tk);
+    const Eigen::Index k1 = std::clamp<Eigen::Index>(it - filtered.plate_time.begin(), 1,
+                                                     static_cast<Eigen::Index>(filtered.plate_time.size()) - 1);
+    const double t0 = filtered.plate_time[static_cast<std::size_t>(k1 - 1)],
+                 t1 = filtered.plate_time[static_cast<std::size_t>(k1)];
+    const double s = std::clamp((tk - t0) / (t1 - t0), 0.0, 1.0);
+    const Force f0 = filtered.ground_reaction(k1 - 1), f1 = filtered.ground_reaction(k1);
+    reaction.emplace_back((1.0 - s) * f0.linear + s * f1.linear, (1.0 - s) * f0.angular + s * f1.angular);
+    kept.time.push_back(tk);
+    kept.q.push_back(motion.q[k]);
+    kept.v.push_back(motion.v[k]);
+    kept.a.push_back(motion.a[k]);
+  }
+  if (kept.time.empty()) throw std::runtime_error(options.validate + ": the validation motion is too short");
+  out.residual_nominal = residual_base_wrench(model, kept, reaction);
+  out.residual_identified = residual_base_wrench(identified, kept, reaction);
+  out.validated = true;
+}
+
+}  // namespace
+
+StaticPipelineResult run_static_identification(const Robot& robot, const std::string& data,
+                                               const StaticPipelineOptions& options) {
+  const Model& model = robot.model;
+  if (!model.floating_base)
+    throw std::runtime_error(model.label() + ": static identification needs a floating-base robot");
+  if (!(options.heldout_fraction >= 0.0 && options.heldout_fraction < 1.0))
+    throw std::runtime_error("--heldout-fraction must be in [0, 1)");
+  const LabRecording rec = read_lab_recording(data);
+  const bool encoders = options.pose_source == PoseSource::Encoders;
+  require_markers_and_plates(rec, encoders);
+
+  // Windows.
+  std::vector<FrameSpan> spans;
+  json windows_json;
+  if (options.windows == WindowSource::Detect) {
+    const std::vector<SettledWindow> found = detect_settled_windows(rec);
+    int matched = 0;
+    for (const SettledWindow& w : found) {
+      const int s = matching_segment(rec.segments, w);
+      if (s >= 0) ++matched;
+      spans.push_back(
+          {s >= 0 ? rec.segments[static_cast<std::size_t>(s)].label : "window " + std::to_string(spans.size()), w.start,
+           w.end, w.first_frame, w.last_frame});
+    }
+    windows_json = {
+        {"source", "detected"}, {"detected", found.size()}, {"segments", rec.segments.size()}, {"matched", matched}};
+  } else {
+    if (rec.segments.empty()) throw std::runtime_error(data + ": --windows segments needs `segments` in dataset.json");
+    for (const TimeSegment& s : rec.segments) {
+      FrameSpan span{s.label, s.start + 0.05, s.end - 0.05, -1, -1};
+      for (Eigen::Index f = 0; f < rec.markers.frame_count(); ++f) {
+        const double t = rec.markers.time[static_cast<std::size_t>(f)];
+        if (t < span.start || t > span.end) continue;
+        if (span.first < 0) span.first = f;
+        span.last = f;
+      }
+      if (span.first < 0) throw std::runtime_error(data + ": segment '" + s.label + "' has no marker frames");
+      spans.push_back(span);
+    }
+    windows_json = {{"source", "segments"}, {"segments", rec.segments.size()}};
+  }
+  if (spans.size() < 2)
+    throw std::runtime_error(data + ": found " + std::to_string(spans.size()) + " static poses; need at least 2");
+
+  // Poses.
+  StaticPipelineResult out;
+  MarkerIkOptions ik_options;
+  ik_options.base_only = encoders;
+  MarkerIk ik(model, model_markers(model), ik_options);
+  const std::vector<int> match = match_markers(rec.markers, ik.markers());
+  const double h = ground_height(rec);
+  VectorX previous = model.neutral_configuration();
+  std::size_t index = 0;
+  for (const FrameSpan& span : spans) {
+    const Eigen::Matrix3Xd y = mean_model_marker_frame(rec.markers, match, span.first, span.last);
+    VectorX q = ik.initial_configuration(y);
+    MarkerIkFrame fr;
+    if (encoders) {
+      encoder_joints_into(model, rec, span.start, span.end, q);
+      fr = ik.solve(y, q);
+    } else {
+      // Poses far apart: start from the base markers (Kabsch) with the joints of the previous pose,
+      // of the neutral pose and, when the data set has them, of the encoders; keep the best fit.
+      const VectorX base_start = q;
+      std::vector<VectorX> starts{previous, model.neutral_configuration()};
+      if (!rec.encoder_time.empty()) {
+        starts.push_back(base_start);
+        encoder_joints_into(model, rec, span.start, span.end, starts.back());
+      }
+      fr.rms = std::numeric_limits<double>::infinity();
+      for (VectorX& start : starts) {
+        start.head(7) = base_start.head(7);
+        const MarkerIkFrame trial = ik.solve(y, start);
+        if (trial.markers_used >= 3 && trial.rms < fr.rms) {
+          fr = trial;
+          q = start;
+        }
+      }
+    }
+    if (fr.markers_used < 3) throw std::runtime_error(data + ": pose '" + span.label + "' has fewer than 3 markers");
+    previous = q;
+    MeasuredStaticPose pose;
+    pose.label = span.label;
+    pose.q = q;
+    pose.cop = center_of_pressure(rec.mean_ground_reaction(span.start, span.end), h);
+    if (!pose.cop.allFinite())
+      throw std::runtime_error(data + ": pose '" + span.label + "': too little vertical force for a COP");
+    const double F = options.heldout_fraction;
+    pose.heldout = std::floor((static_cast<double>(index) + 1.0) * F) > std::floor(static_cast<double>(index) * F);
+    out.poses.push_back(pose);
+    out.ik_rms.push_back(fr.rms);
+    ++index;
+  }
+
+  // Identification.
+  StaticIdentificationOptions id;
+  id.total_mass = options.total_mass;
+  id.prior = options.prior;
+  for (const std::string& name : options.segments) {
+    const auto b = model.find_body(name);
+    if (!b || *b == 0)
+      throw std::runtime_error(model.label() + ": no moving body or link named '" + name + "' (--segments)");
+    id.segments.push_back(*b);
+  }
+  out.identification = identify_static(model, out.poses, id);
+  const Model& identified = out.identification.identified;
+  for (const MeasuredStaticPose& p : out.poses) {
+    out.gcom_error_nominal.push_back(gcom_error(model, p.q, p.cop));
+    out.gcom_error_identified.push_back(gcom_error(identified, p.q, p.cop));
+  }
+  if (!options.validate.empty()) validate(robot, identified, options, out);
+
+  // Summary.
+  auto split = [&](const std::vector<double>& e, bool heldout) {
+    std::vector<double> s;
+    for (std::size_t n = 0; n < e.size(); ++n)
+      if (out.poses[n].heldout == heldout) s.push_back(e[n]);
+    return s;
+  };
+  int fit_count = 0;
+  for (const MeasuredStaticPose& p : out.poses) fit_count += p.heldout ? 0 : 1;
+  json& s = out.summary;
+  s["robot"] = model.name;
+  s["data"] = data;
+  s["pose_source"] = encoders ? "encoders" : "markers";
+  s["prior"] = options.prior == StaticPrior::Scaled ? "scaled" : "nominal";
+  s["windows"] = windows_json;
+  s["poses"] = {{"fit", fit_count}, {"heldout", static_cast<int>(out.poses.size()) - fit_count}};
+  s["total_mass"] = {
+      {"measured", options.total_mass}, {"nominal", model.total_mass()}, {"identified", identified.total_mass()}};
+  s["gcom_error_mm"] = {{"nominal",
+                         {{"fit", stats_mm(split(out.gcom_error_nominal, false))},
+                          {"heldout", stats_mm(split(out.gcom_error_nominal, true))}}},
+                        {"identified",
+                         {{"fit", stats_mm(split(out.gcom_error_identified, false))},
+                          {"heldout", stats_mm(split(out.gcom_error_identified, true))}}}};
+  s["ik_marker_rms_mm"] = stats_mm(out.ik_rms);
+  std::optional<Robot> truth;
+  if (!options.truth_urdf.empty()) truth = load_robot(options.truth_urdf);
+  json segs = json::array();
+  double worst_mass_error = 0.0;
+  for (const SegmentEstimate& e : out.identification.segments) {
+    json j = {{"name", e.name},
+              {"mass_before", e.mass_before},
+              {"mass_after", e.mass_after},
+              {"com_before", vec(e.com_before)},
+              {"com_after", vec(e.com_after)}};
+    if (truth) {
+      const auto b = truth->model.find_body(e.name);
+      if (!b)
+        throw std::runtime_error(options.truth_urdf + ": no body '" + e.name + "' (--truth must be the same robot)");
+      const Inertia& t = truth->model.bodies[static_cast<std::size_t>(*b)].inertia;
+      const double err = 100.0 * (e.mass_after - t.mass) / t.mass;
+      worst_mass_error = std::max(worst_mass_error, std::abs(err));
+      j["mass_true"] = t.mass;
+      j["com_true"] = vec(t.com());
+      j["mass_error_percent"] = err;
+      j["mass_error_percent_nominal"] = 100.0 * (e.mass_before - t.mass) / t.mass;
+      j["com_error_mm"] = 1e3 * (e.com_after - t.com()).norm();
+      j["com_error_mm_nominal"] = 1e3 * (e.com_before - t.com()).norm();
+    }
+    segs.push_back(j);
+  }
+  s["segments"] = segs;
+  if (truth)
+    s["truth"] = {{"urdf", options.truth_urdf},
+                  {"total_mass", truth->model.total_mass()},
+                  {"max_abs_mass_error_percent", worst_mass_error}};
+  json dirs = json::array();
+  for (const UnobservableDirection& d : out.identification.directions) {
+    json comps = json::object();
+    for (const auto& [name, w] : d.parameters) comps[name] = w;
+    dirs.push_back({{"information", d.information}, {"parameters", comps}});
+  }
+  s["observability"] = {{"parameters", out.identification.parameter_names.size()},
+                        {"observable_combinations", out.identification.rank},
+                        {"unobservable", out.identification.unobservable},
+                        {"unobservable_directions", dirs}};
+  s["solver"] = {{"iterations", out.identification.iterations}, {"converged", out.identification.converged}};
+  if (out.validated) {
+    s["residual_wrench"] = {
+        {"axes", {"Tx", "Ty", "Tz", "Fx", "Fy", "Fz"}},
+        {"frame", "base frame, about its origin [N m, N]"},
+        {"samples", out.residual_nominal.time.size()},
+        {"data", options.validate},
+        {"nominal", {{"mean_abs", vec6(out.residual_nominal.mean_abs)}, {"std", vec6(out.residual_nominal.std_abs)}}},
+        {"identified",
+         {{"mean_abs", vec6(out.residual_identified.mean_abs)}, {"std", vec6(out.residual_identified.std_abs)}}}};
+  }
+  out.urdf = write_urdf_inertials(identified, robot.urdf_path).urdf;
+  return out;
+}
+
+void write_static_identification(const StaticPipelineResult& result, const Robot& robot, const std::string& out_dir) {
+  const std::string stem = std::filesystem::path(robot.urdf_path).stem().string();
+  write_file_atomically(out_dir + "/" + stem + "_identified.urdf", result.urdf);
+  write_file_atomically(out_dir + "/report.html", static_identification_report(result, robot));
+  nlohmann::json summary = result.summary;
+  summary["urdf"] = stem + "_identified.urdf";
+  write_file_atomically(out_dir + "/summary.json", summary.dump(2) + "\n");
+}
+
+}  // namespace dynid
