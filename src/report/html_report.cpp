@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "dynid/core/atomic_file.hpp"
+#include "dynid/core/xml_escape.hpp"
 
 namespace dynid {
 
@@ -22,33 +23,6 @@ constexpr std::size_t kMaxBuckets = 700;  // about one column per pixel
 const char* const kPalette[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"};
 
 const char* colour(std::size_t i) { return kPalette[i % (sizeof(kPalette) / sizeof(kPalette[0]))]; }
-
-std::string escape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 std::string px(double v) {
   char buf[32];
@@ -90,9 +64,9 @@ struct Range {
 
 std::string svg_open(const std::string& title) {
   return "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + px(kWidth) + "\" height=\"" + px(kHeight) +
-         "\" viewBox=\"0 0 " + px(kWidth) + " " + px(kHeight) + "\" role=\"img\"><title>" + escape(title) +
+         "\" viewBox=\"0 0 " + px(kWidth) + " " + px(kHeight) + "\" role=\"img\"><title>" + xml_escape(title) +
          "</title><text x=\"" + px(kLeft + kPlotW / 2) + "\" y=\"18\" text-anchor=\"middle\" class=\"t\">" +
-         escape(title) + "</text>";
+         xml_escape(title) + "</text>";
 }
 
 /// Frame, y ticks with grid lines and the y label.
@@ -107,7 +81,7 @@ std::string y_axis(const Range& y, const std::vector<double>& ticks, const std::
          tick_label(t, step) + "</text>";
   }
   s += "<text transform=\"translate(16 " + px(kTop + kPlotH / 2) + ") rotate(-90)\" text-anchor=\"middle\">" +
-       escape(label) + "</text>";
+       xml_escape(label) + "</text>";
   return s;
 }
 
@@ -116,7 +90,7 @@ std::string legend(const std::vector<std::string>& labels) {
   for (std::size_t i = 0; i < labels.size(); ++i) {
     const double ly = kTop + 8 + 18.0 * static_cast<double>(i);
     s += "<rect x=\"" + px(kLeft + kPlotW + 12) + "\" y=\"" + px(ly - 6) + "\" width=\"14\" height=\"4\" fill=\"" +
-         colour(i) + "\"/><text x=\"" + px(kLeft + kPlotW + 32) + "\" y=\"" + px(ly) + "\">" + escape(labels[i]) +
+         colour(i) + "\"/><text x=\"" + px(kLeft + kPlotW + 32) + "\" y=\"" + px(ly) + "\">" + xml_escape(labels[i]) +
          "</text>";
   }
   return s;
@@ -169,22 +143,22 @@ std::vector<std::size_t> decimate_min_max(const std::vector<double>& y, std::siz
 
 HtmlReport::HtmlReport(std::string title) : title_(std::move(title)) {}
 
-void HtmlReport::heading(const std::string& text) { body_ += "<h2>" + escape(text) + "</h2>\n"; }
+void HtmlReport::heading(const std::string& text) { body_ += "<h2>" + xml_escape(text) + "</h2>\n"; }
 
-void HtmlReport::paragraph(const std::string& text) { body_ += "<p>" + escape(text) + "</p>\n"; }
+void HtmlReport::paragraph(const std::string& text) { body_ += "<p>" + xml_escape(text) + "</p>\n"; }
 
 void HtmlReport::table(const ReportTable& table) {
   std::string s = "<table>";
-  if (!table.caption.empty()) s += "<caption>" + escape(table.caption) + "</caption>";
+  if (!table.caption.empty()) s += "<caption>" + xml_escape(table.caption) + "</caption>";
   s += "<tr>";
-  for (const std::string& h : table.header) s += "<th>" + escape(h) + "</th>";
+  for (const std::string& h : table.header) s += "<th>" + xml_escape(h) + "</th>";
   s += "</tr>";
   for (const auto& row : table.rows) {
     if (!table.header.empty() && row.size() != table.header.size())
       throw std::invalid_argument("report table '" + table.caption + "': a row has " + std::to_string(row.size()) +
                                   " cells for " + std::to_string(table.header.size()) + " columns");
     s += "<tr>";
-    for (const std::string& cell : row) s += "<td>" + escape(cell) + "</td>";
+    for (const std::string& cell : row) s += "<td>" + xml_escape(cell) + "</td>";
     s += "</tr>";
   }
   body_ += s + "</table>\n";
@@ -215,7 +189,7 @@ void HtmlReport::plot(const LinePlot& plot) {
          tick_label(t, xstep) + "</text>";
   }
   s += "<text x=\"" + px(kLeft + kPlotW / 2) + "\" y=\"" + px(kHeight - 6) + "\" text-anchor=\"middle\">" +
-       escape(plot.x_label) + "</text>";
+       xml_escape(plot.x_label) + "</text>";
   std::vector<std::string> labels;
   for (std::size_t k = 0; k < plot.series.size(); ++k) {
     const PlotSeries& series = plot.series[k];
@@ -278,12 +252,12 @@ void HtmlReport::bars(const BarPlot& plot) {
       const double top = to_y(std::max(v, 0.0)), bottom = to_y(std::min(v, 0.0));
       s += "<rect x=\"" + px(x0 + bar * static_cast<double>(g)) + "\" y=\"" + px(top) + "\" width=\"" +
            px(std::max(bar, 0.5)) + "\" height=\"" + px(std::max(bottom - top, 0.3)) + "\" fill=\"" + colour(g) +
-           "\"><title>" + escape(plot.categories[c] + ", " + plot.groups[g] + ": " + tick_label(v, 1e-4)) +
+           "\"><title>" + xml_escape(plot.categories[c] + ", " + plot.groups[g] + ": " + tick_label(v, 1e-4)) +
            "</title></rect>";
     }
     if (c % every == 0)
       s += "<text x=\"" + px(x0 + 0.4 * slot) + "\" y=\"" + px(kTop + kPlotH + 16) + "\" text-anchor=\"middle\">" +
-           escape(plot.categories[c]) + "</text>";
+           xml_escape(plot.categories[c]) + "</text>";
   }
   body_ += s + legend(plot.groups) + "</svg></figure>\n";
 }
@@ -291,13 +265,13 @@ void HtmlReport::bars(const BarPlot& plot) {
 std::string HtmlReport::html() const {
   return "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head><meta "
          "charset=\"utf-8\"/><title>" +
-         escape(title_) +
+         xml_escape(title_) +
          "</title>\n<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;color:#222}"
          "table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #bbb;padding:.25em .6em;"
          "text-align:right}th{background:#eee}caption{font-weight:bold;text-align:left;padding:.3em 0}"
          "svg text{font-size:12px;fill:#222}svg .t{font-size:14px;font-weight:bold}"
          ".frame{fill:none;stroke:#444}.grid{stroke:#ddd}figure{margin:1em 0}</style></head>\n<body>\n<h1>" +
-         escape(title_) + "</h1>\n" + body_ + "</body>\n</html>\n";
+         xml_escape(title_) + "</h1>\n" + body_ + "</body>\n</html>\n";
 }
 
 void HtmlReport::write(const std::string& path) const { write_file_atomically(path, html()); }

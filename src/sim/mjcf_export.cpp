@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "dynid/core/number_format.hpp"
+#include "dynid/core/xml_escape.hpp"
 
 namespace dynid {
 namespace {
@@ -15,29 +16,6 @@ namespace {
 std::string quat_wxyz(const Matrix3& R) {
   const Eigen::Quaterniond q(R);
   return format_exact(q.w()) + " " + format_exact(q.x()) + " " + format_exact(q.y()) + " " + format_exact(q.z());
-}
-
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
 }
 
 void write_inertial(std::ostringstream& x, const Inertia& I, const std::string& indent) {
@@ -53,16 +31,16 @@ void write_inertial(std::ostringstream& x, const Inertia& I, const std::string& 
 void write_body(std::ostringstream& x, const Model& model, int index, int depth, const MjcfOptions& options) {
   const Body& b = model.bodies[static_cast<std::size_t>(index)];
   const std::string indent(static_cast<std::size_t>(2 * depth + 4), ' ');
-  x << indent << "<body name=\"" << escape(b.name) << "\" pos=\"" << format_exact(b.joint_placement.translation)
+  x << indent << "<body name=\"" << xml_escape(b.name) << "\" pos=\"" << format_exact(b.joint_placement.translation)
     << "\" quat=\"" << quat_wxyz(b.joint_placement.rotation) << "\">\n";
   if (b.inertia.mass > 0.0) write_inertial(x, b.inertia, indent + "  ");
   switch (b.joint_type) {
     case JointType::FreeFlyer:
-      x << indent << "  <freejoint name=\"" << escape(b.joint_name) << "\"/>\n";
+      x << indent << "  <freejoint name=\"" << xml_escape(b.joint_name) << "\"/>\n";
       break;
     case JointType::Revolute:
     case JointType::Prismatic: {
-      x << indent << "  <joint name=\"" << escape(b.joint_name) << "\" type=\""
+      x << indent << "  <joint name=\"" << xml_escape(b.joint_name) << "\" type=\""
         << (b.joint_type == JointType::Revolute ? "hinge" : "slide") << "\" axis=\"" << format_exact(b.axis) << "\"";
       if (static_cast<std::size_t>(index) < options.armature.size() &&
           options.armature[static_cast<std::size_t>(index)] > 0.0)
@@ -88,7 +66,7 @@ void write_body(std::ostringstream& x, const Model& model, int index, int depth,
 
 std::string to_mjcf(const Model& model, const MjcfOptions& options) {
   std::ostringstream x;
-  x << "<mujoco model=\"" << escape(model.name) << "\">\n"
+  x << "<mujoco model=\"" << xml_escape(model.name) << "\">\n"
     << "  <compiler angle=\"radian\" inertiafromgeom=\"false\" boundmass=\"0\" boundinertia=\"0\"/>\n"
     << "  <option timestep=\"" << format_exact(options.timestep) << "\" gravity=\"" << format_exact(model.gravity)
     << "\" " << options.option_attributes << "/>\n"
