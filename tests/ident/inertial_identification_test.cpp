@@ -122,12 +122,16 @@ TEST_F(InertialIdentificationTest, ConsistentEstimateKeepsTheFit) {
   EXPECT_TRUE(fit.physically_consistent);
   EXPECT_TRUE(fit.inconsistent_links.empty());
   EXPECT_FALSE(free.physically_consistent);  // the squat leaves inertia directions the data cannot fix
-  // Issue 4 asks for the consistent fit within 10 % of the unconstrained validation RMS; on this short
-  // squat the log-Cholesky fit stops at about twice it (docs/identification.md). What holds: far
-  // below the nominal model and on the truth's total mass.
+  // The constrained optimum explains held-out motion almost as well as least squares: the data do not
+  // ask for an impossible body, only the noise does. The interior-point fit reaches that optimum (a
+  // fit stopping early, as a local method from the nominal model did, lands at about 2x).
   std::printf("held-out base force RMS: nominal %.3g N, least squares %.3g N, consistent %.3g N\n",
               free.nominal_rms.force, free.identified_rms.force, fit.identified_rms.force);
-  EXPECT_LT(fit.identified_rms.force, 0.05 * free.nominal_rms.force);
+  std::printf("held-out base moment RMS: nominal %.3g N m, least squares %.3g N m, consistent %.3g N m\n",
+              free.nominal_rms.moment, free.identified_rms.moment, fit.identified_rms.moment);
+  ASSERT_TRUE(fit.consistent_fit.has_value());
+  EXPECT_TRUE(fit.consistent_fit->converged);
+  EXPECT_LT(fit.identified_rms.force, 1.10 * free.identified_rms.force);
   EXPECT_LT(fit.identified_rms.moment, 0.3 * free.nominal_rms.moment);
   EXPECT_LT(std::abs(fit.total_mass - *fit.truth_total_mass), 0.01 * *fit.truth_total_mass);
 }
