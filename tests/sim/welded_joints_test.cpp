@@ -5,10 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 
 #include "dynid/dynamics/rnea.hpp"
 #include "dynid/model/lock_joints.hpp"
+#include "dynid/model/urdf_reader.hpp"
 #include "dynid/sim/simulation.hpp"
 #include "support/test_models.hpp"
 
@@ -32,38 +34,45 @@ VectorX to_reduced(const Model& full, const Model& reduced, const VectorX& x, bo
   return out;
 }
 
-TEST(WeldedJoints, MujocoMovesLikeTheLockedModelAndReportsTheWeldTorques) {
-  const Robot kid = test::bundled_robot("kid_humanoid");
-  const Model& model = kid.model;
+/// A value well inside the joint's range and clearly away from zero (a wrong bake shows).
+double lock_value(const Body& b, std::mt19937& rng) {
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  const bool bounded = std::isfinite(b.limits.lower) && std::isfinite(b.limits.upper);
+  const double mid = bounded ? 0.5 * (b.limits.lower + b.limits.upper) : 0.0;
+  const double half = bounded ? 0.5 * (b.limits.upper - b.limits.lower) : 1.0;
+  double value = 0.0;
+  while (std::abs(value) < 0.05) value = mid + 0.6 * half * unit(rng);
+  return value;
+}
+
+/// Welds `welded` (body indices) of floating-base `model` at random values; at random states with
+/// random torques on the other joints, checks MuJoCo's motion against the locked model and the
+/// weld torques against dynid's rnea of the full model.
+void expect_welds_agree(const Model& model, const RobotSidecar& sidecar, const std::vector<int>& welded,
+                        unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
   SceneSpec scene;
   scene.floor = false;  // in the air: gravity and the applied torques only
   std::vector<JointLock> locks;
-  std::mt19937 rng(7);
-  std::uniform_real_distribution<double> unit(-1.0, 1.0);
-  for (std::size_t i = 2; i < model.bodies.size(); ++i) {
-    const Body& b = model.bodies[i];
-    const std::string& n = b.joint_name;
-    if (n.find("shoulder") == std::string::npos && n.find("elbow") == std::string::npos) continue;
-    // Well inside the range and clearly away from zero.
-    const double value = 0.5 * (b.limits.lower + b.limits.upper) + 0.3 * (b.limits.upper - b.limits.lower) * unit(rng);
-    ASSERT_GT(std::abs(value), 0.05) << n;
-    scene.welds.push_back({static_cast<int>(i), value});
-    locks.push_back({n, value});
+  for (int i : welded) {
+    const Body& b = model.bodies[static_cast<std::size_t>(i)];
+    scene.welds.push_back({i, lock_value(b, rng)});
+    locks.push_back({b.joint_name, scene.welds.back().position});
   }
-  ASSERT_EQ(scene.welds.size(), 8u);
   const Model reduced = lock_joints(model, locks);
-  Simulation sim(model, *kid.sidecar, scene);
-  EXPECT_TRUE(sim.welded(scene.welds.front().body));
+  Simulation sim(model, sidecar, scene);
+  for (int i : welded) EXPECT_TRUE(sim.welded(i));
   EXPECT_FALSE(sim.welded(1));
 
+  const double scale = model.total_mass() * model.gravity.norm();
   for (int trial = 0; trial < 3; ++trial) {
     VectorX q = model.neutral_configuration(), v = VectorX::Zero(model.nv), tau = VectorX::Zero(model.nv);
-    const Eigen::Quaterniond base = Eigen::Quaterniond::UnitRandom();
-    q.segment<4>(3) = base.coeffs();
+    q.segment<4>(3) = Eigen::Quaterniond::UnitRandom().coeffs();
     v.head<6>() = Vector6::NullaryExpr([&] { return unit(rng); });
     for (std::size_t i = 2; i < model.bodies.size(); ++i) {
       const Body& b = model.bodies[i];
-      q[b.idx_q] = 0.5 * (b.limits.lower + b.limits.upper) + 0.3 * (b.limits.upper - b.limits.lower) * unit(rng);
+      q[b.idx_q] = lock_value(b, rng);
       v[b.idx_v] = unit(rng);
       tau[b.idx_v] = unit(rng);
     }
@@ -83,7 +92,6 @@ TEST(WeldedJoints, MujocoMovesLikeTheLockedModelAndReportsTheWeldTorques) {
                   ra = to_reduced(model, reduced, sim.a(), false);
     const VectorX expected = to_reduced(model, reduced, sim.link_torques(), false);
     const VectorX reduced_tau = rnea(reduced, rdata, rq, rv, ra);
-    const double scale = model.total_mass() * model.gravity.norm();
     EXPECT_LT((reduced_tau - expected).norm() / scale, 1e-10) << "trial " << trial;
     EXPECT_LT(reduced_tau.head<6>().norm() / scale, 1e-10);
     // On the full model the welded rows are the torques the welds carry, which the simulation
@@ -99,6 +107,37 @@ TEST(WeldedJoints, MujocoMovesLikeTheLockedModelAndReportsTheWeldTorques) {
     }
     EXPECT_GT(largest_weld_torque, 1e-3);  // the welds do carry load
     sim.integrate();
+  }
+}
+
+TEST(WeldedJoints, KidHumanoidArmsMoveLikeTheLockedModel) {
+  const Robot kid = test::bundled_robot("kid_humanoid");
+  std::vector<int> arms;
+  for (std::size_t i = 2; i < kid.model.bodies.size(); ++i) {
+    const std::string& n = kid.model.bodies[i].joint_name;
+    if (n.find("shoulder") != std::string::npos || n.find("elbow") != std::string::npos)
+      arms.push_back(static_cast<int>(i));
+  }
+  ASSERT_EQ(arms.size(), 8u);
+  expect_welds_agree(kid.model, *kid.sidecar, arms, 7);
+}
+
+TEST(WeldedJoints, RandomTreesWithPrismaticJointsMoveLikeTheLockedModel) {
+  // Revolute, continuous and prismatic joints with random axes and placements; every other joint
+  // welded, prismatic ones included.
+  for (unsigned seed = 40; seed < 43; ++seed) {
+    SCOPED_TRACE(seed);
+    UrdfReadOptions options;
+    options.floating_base = true;
+    const Model model = read_urdf_string(test::random_tree_urdf(24, seed), "urdf", options);
+    std::vector<int> welded;
+    bool prismatic = false;
+    for (std::size_t i = 2; i < model.bodies.size(); i += 2) {
+      welded.push_back(static_cast<int>(i));
+      prismatic = prismatic || model.bodies[i].joint_type == JointType::Prismatic;
+    }
+    EXPECT_TRUE(prismatic);
+    expect_welds_agree(model, RobotSidecar{}, welded, seed);
   }
 }
 
