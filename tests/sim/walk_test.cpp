@@ -117,6 +117,12 @@ TEST(Walk, LockedUpperBodyIsWeldedAtItsNeutralValues) {
     // The weld carries the arm: its torque is recorded, not zero.
     EXPECT_GT(truth.values.col(truth.column("tau." + j)).cwiseAbs().maxCoeff(), 1e-3) << joint;
   }
+  const json welded = json::parse(read_file(dir + "/dataset.json"))["welded_joints"];
+  ASSERT_EQ(welded.size(), 8u);
+  EXPECT_EQ(
+      welded[0]["position"].get<double>(),
+      neutral[kid.model.bodies[static_cast<std::size_t>(*kid.model.find_joint(welded[0]["joint"].get<std::string>()))]
+                  .idx_q]);
   // A leg joint still moves.
   EXPECT_GT(
       truth.values.col(truth.column("q.l_knee")).maxCoeff() - truth.values.col(truth.column("q.l_knee")).minCoeff(),
