@@ -261,6 +261,8 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
       const VectorX z = ls.factor_rhs();
       r.consistent_fit = fit_physically_consistent(R, z, K, pi_nominal, o.consistent_fit);
       r.standard_parameters = r.consistent_fit->pi;
+      // Reported base parameters (and their error against the truth) are the consistent model's.
+      r.base_values = K * r.standard_parameters;
     } else {
       r.standard_parameters =
           pi_nominal + K.transpose() * (K * K.transpose()).ldlt().solve(r.base_values - K * pi_nominal);
