@@ -181,7 +181,6 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   std::optional<VectorX> fixed_part;  // the kept masses and first moments, zero elsewhere
   std::vector<int> free_params;
   if (!o.fix_mass_com.empty()) {
-    if (o.consistent) throw std::invalid_argument("--fix-mass-com and --consistent cannot be combined yet");
     UrdfReadOptions ro;
     ro.floating_base = robot.model.floating_base;
     Model fixed = read_urdf_file(resolve_model_path(o.fix_mass_com), ro);
@@ -244,6 +243,29 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   if (fixed_part) {
     r.standard_parameters = *fixed_part;
     for (int k = 0; k < nx; ++k) r.standard_parameters[free_params[static_cast<std::size_t>(k)]] = sol.x[k];
+    if (o.consistent) {
+      // Start: the kept masses and COMs with the nominal rotational inertias about each COM (a real
+      // body whenever the nominal one is), then only the rotational inertias move.
+      VectorX start = *fixed_part;
+      ConsistentFitOptions fit_options = o.consistent_fit;
+      fit_options.fixed.assign(static_cast<std::size_t>(start.size()), false);
+      for (int b = 0; b < start.size() / 10; ++b) {
+        const Inertia nominal = Inertia::from_parameters(pi_nominal.segment<10>(10 * b));
+        const double m = start[10 * b];
+        if (!(m > 0.0))
+          throw std::runtime_error(o.fix_mass_com + ": " + base.parameter_names[static_cast<std::size_t>(10 * b)] +
+                                   " is not positive; --consistent needs every body real");
+        start.segment<10>(10 * b) =
+            Inertia::from_com(m, start.segment<3>(10 * b + 1) / m, nominal.inertia_com()).to_parameters();
+        start.segment<4>(10 * b) = fixed_part->segment<4>(10 * b);  // exactly the kept values
+        for (int k = 0; k < 4; ++k) fit_options.fixed[static_cast<std::size_t>(10 * b + k)] = true;
+      }
+      MatrixX select = MatrixX::Zero(nx, start.size());
+      for (int k = 0; k < nx; ++k) select(k, free_params[static_cast<std::size_t>(k)]) = 1.0;
+      r.consistent_fit =
+          fit_physically_consistent(ls.information_factor(), ls.factor_rhs(), select, start, fit_options);
+      r.standard_parameters = r.consistent_fit->pi;
+    }
     r.base_values = K * r.standard_parameters;
     // Standard deviations of the base parameters from the covariance of the free parameters.
     const MatrixX R = ls.information_factor();
