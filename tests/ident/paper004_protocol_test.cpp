@@ -10,9 +10,16 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/QR>
+#include <algorithm>
+#include <cmath>
 #include <map>
 
+#include "dynid/data/truth_source.hpp"
+#include "dynid/dynamics/jacobian.hpp"
+#include "dynid/dynamics/rnea.hpp"
 #include "dynid/ident/inertial_identification.hpp"
+#include "dynid/model/robot.hpp"
 #include "dynid/sim/scenario.hpp"
 #include "support/scratch_files.hpp"
 #include "support/test_models.hpp"
@@ -64,6 +71,43 @@ TEST(Paper004Protocol, EachSensorSetIsBestOnTheEquationsItFits) {
   EXPECT_LT(*full.torque, *joints.torque);
   EXPECT_LT(contact.force, nominal.force);
   EXPECT_LT(*joints.projected, *nominal.projected);
+
+  // The projected RMS by a second formulation: the nominal model's inverse dynamics (RNEA with the
+  // contact wrenches) minus the joint torques, projected with paper 004's S_u Q^T from the QR of
+  // J_c^T (eq. 16-18) instead of the SVD null-space basis.
+  const Robot robot = test::bundled_robot("biped16");
+  Model model = robot.model;
+  const DatasetInfo info = read_dataset_info(evaluation);
+  model.gravity = info.gravity;
+  TruthSource source(model, *robot.sidecar, info);
+  Data data(model);
+  std::vector<int> contacts;
+  for (const ContactSurface& c : robot.sidecar->contacts) contacts.push_back(model.frame_index(c.name));
+  const Eigen::Index k = 6 * static_cast<Eigen::Index>(contacts.size());
+  MatrixX JcT(model.nv, k);
+  Matrix6X J(6, model.nv);
+  std::vector<Force> f_ext(model.bodies.size());
+  MotionSample s;
+  double sum2 = 0.0;
+  long count = 0;
+  while (source.next(s)) {
+    forward_kinematics(model, data, s.q);
+    std::fill(f_ext.begin(), f_ext.end(), Force::Zero());
+    for (std::size_t c = 0; c < contacts.size(); ++c) {
+      const int body = model.frames[static_cast<std::size_t>(contacts[c])].body;
+      f_ext[static_cast<std::size_t>(body)] += world_wrench_to_body(data, body, s.contact_wrenches[c]);
+      frame_jacobian(model, data, contacts[c], ReferenceFrame::Local, J);
+      JcT.middleCols(6 * static_cast<Eigen::Index>(c), 6) = J.transpose();
+    }
+    VectorX residual = rnea(model, data, s.q, s.v, s.a, f_ext);
+    residual.tail(model.nv - 6) -= s.joint_torques.tail(model.nv - 6);
+    const Eigen::HouseholderQR<MatrixX> qr(JcT);
+    const MatrixX Q = qr.householderQ();
+    sum2 += (Q.rightCols(model.nv - k).transpose() * residual).squaredNorm();
+    count += model.nv - k;
+  }
+  ASSERT_GT(count, 0);
+  EXPECT_NEAR(*nominal.projected, std::sqrt(sum2 / static_cast<double>(count)), 1e-9 * *nominal.projected);
 }
 
 }  // namespace
