@@ -58,8 +58,8 @@ DatasetRecorder::DatasetRecorder(const std::string& out_dir, const Model& truth,
   for (int b : joint_bodies_) enc.push_back({"q." + model_.bodies[static_cast<std::size_t>(b)].joint_name, "rad"});
   add("encoders", enc, rates.encoders_hz, 10);
 
-  // Joint torque sensors: at the encoder rate (the same joint electronics); a joint the simulated
-  // model does not have (welded) has no sensor reading.
+  // Joint torque sensors: at the encoder rate (the same joint electronics). At a welded joint the
+  // sensor reads the torque the weld carries, as the truth stream's tau does.
   std::vector<Channel> torques;
   for (const std::string& j : sidecar_.joint_torque_sensors)
     if (const auto b = model_.find_joint(j)) {
