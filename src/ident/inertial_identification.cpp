@@ -13,6 +13,7 @@
 #include "dynid/ident/identification_report.hpp"
 #include "dynid/ident/identification_rows.hpp"
 #include "dynid/ident/physical_consistency.hpp"
+#include "dynid/ident/sensor_projection.hpp"
 #include "dynid/ident/streaming_least_squares.hpp"
 #include "dynid/model/robot.hpp"
 #include "dynid/model/urdf_writer.hpp"
@@ -48,9 +49,15 @@ std::pair<double, double> source_time_range(const InertialIdentificationOptions&
 }
 
 struct RmsAccumulator {
-  double force2 = 0.0, moment2 = 0.0, torque2 = 0.0;
-  long samples = 0, torque_count = 0;
-  void add(const VectorX& residual, bool floating) {
+  double force2 = 0.0, moment2 = 0.0, torque2 = 0.0, projected2 = 0.0;
+  long samples = 0, torque_count = 0, projected_count = 0, projected_samples = 0;
+  /// `projector`: V_c^T of the contacts, or empty when a joint torque is not measured.
+  void add(const VectorX& residual, bool floating, const MatrixX& projector) {
+    if (projector.size() > 0) {
+      projected2 += (projector * residual).squaredNorm();
+      projected_count += projector.rows();
+      ++projected_samples;
+    }
     const int j0 = floating ? 6 : 0;
     if (floating) {
       force2 += residual.head<3>().squaredNorm();
@@ -69,6 +76,8 @@ struct RmsAccumulator {
     r.force = std::sqrt(force2 / static_cast<double>(samples));
     r.moment = std::sqrt(moment2 / static_cast<double>(samples));
     if (torque_count > 0) r.torque = std::sqrt(torque2 / static_cast<double>(torque_count));
+    if (projected_samples == samples && projected_count > 0)
+      r.projected = std::sqrt(projected2 / static_cast<double>(projected_count));
     return r;
   }
 };
@@ -320,6 +329,12 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   auto validation = make_source(o, model, sidecar, validation_set, validation_window);
   IdentificationRows vrows(model, sidecar, base, set, validation->noise());
   RmsAccumulator acc_nominal, acc_identified;
+  // Projection that removes every contact force (the `joints` set), for the projected RMS.
+  const SensorSet contacts_unmeasured = parse_sensor_set(model, sidecar, "joints");
+  std::vector<int> contact_frames;
+  for (const ContactSurface& c : sidecar.contacts) contact_frames.push_back(model.frame_index(c.name));
+  Data projection_data(model);
+  MatrixX contact_projector;
   const long vexpected = std::max(1L, validation->size_hint());
   const long stride = std::max(1L, vexpected / 2000);
   const int j0 = model.floating_base ? 6 : 0;
@@ -337,8 +352,11 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
     const VectorX& f = vrows.generalized_forces();
     const VectorX pred_nominal = vrows.regressor() * pi_nominal;
     const VectorX pred_identified = vrows.regressor() * r.standard_parameters;
-    acc_nominal.add(pred_nominal - f, model.floating_base);
-    acc_identified.add(pred_identified - f, model.floating_base);
+    contact_projector.resize(0, 0);
+    if (f.allFinite())
+      contact_projector = project_sensors(model, projection_data, s.q, contacts_unmeasured, contact_frames).projector;
+    acc_nominal.add(pred_nominal - f, model.floating_base, contact_projector);
+    acc_identified.add(pred_identified - f, model.floating_base, contact_projector);
     if (r.validation_samples++ % stride == 0) {
       r.series.time.push_back(s.time);
       if (model.floating_base) {
@@ -394,7 +412,10 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   v["wrench_rms"] = rms_json(r.nominal_rms.force, r.identified_rms.force);
   v["moment_rms"] = rms_json(r.nominal_rms.moment, r.identified_rms.moment);
   v["torque_rms"] = rms_json(r.nominal_rms.torque, r.identified_rms.torque);
-  v["units"] = "wrench_rms: base force [N]; moment_rms: base moment [N m]; torque_rms: joint torque [N m]";
+  v["projected_rms"] = rms_json(r.nominal_rms.projected, r.identified_rms.projected);
+  v["units"] =
+      "wrench_rms: base force [N]; moment_rms: base moment [N m]; torque_rms: joint torque [N m]; projected_rms: "
+      "generalized force in the null space of the contact Jacobians (contact forces projected out)";
   j["validation"] = v;
   if (r.base_param_max_rel_error) {
     j["base_param_max_rel_error"] = *r.base_param_max_rel_error;
