@@ -699,10 +699,13 @@ def kid_humanoid():
 def biped16():
     r = Robot("biped16")
     # Hydraulic, torque-controlled joints: no gearbox or motor constants; seal friction and
-    # valve damping dominate.  Velocity limits are those of the servo valves.
-    r.actuator_class("hydraulic", damping=1.0, coulomb_friction=1.5, stribeck_friction=0.5,
+    # valve damping dominate.  Velocity limits are those of the servo valves.  The armature is
+    # the actuator's reflected inertia (piston, rod, oil column, linkage).  Without it the ankle
+    # links (0.01 kg m^2) carry servo damping sized for the whole robot (up to 600 N m s/rad),
+    # h d / I ~ 40 at the 1 ms step, and the point feet chatter, hop and slide under the squats.
+    r.actuator_class("hydraulic", armature=0.25, damping=1.0, coulomb_friction=1.5, stribeck_friction=0.5,
                      stribeck_velocity=0.05, velocity_limit=6.0)
-    r.actuator_class("hydraulic_small", damping=0.5, coulomb_friction=0.8, stribeck_friction=0.3,
+    r.actuator_class("hydraulic_small", armature=0.15, damping=0.5, coulomb_friction=0.8, stribeck_friction=0.3,
                      stribeck_velocity=0.05, velocity_limit=8.0)
     r.joint_torque_sensors = "all"
 

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "dynid/dynamics/kinematics.hpp"
 #include "dynid/ident/excitation.hpp"
 #include "dynid/io/csv_stream.hpp"
 #include "dynid/sim/scenario.hpp"
@@ -26,6 +27,34 @@ ScenarioSummary excite(const char* robot, const std::string& dir, const std::str
   o.motion = motion;
   o.duration_s = duration;
   return run_scenario(test::bundled_robot(robot), o);
+}
+
+// How far a sole frame strays from its first recorded pose over the truth stream (forward
+// kinematics of the true q): horizontal slide and vertical motion [m], tilt of its normal [deg].
+struct SoleExcursion {
+  double slide_m = 0.0, vertical_m = 0.0, tilt_deg = 0.0;
+};
+
+SoleExcursion sole_excursion(const Robot& robot, const CsvStream& truth, const std::string& contact) {
+  std::vector<Eigen::Index> cols;
+  for (const std::string& n : robot.model.configuration_names()) cols.push_back(truth.column("q." + n));
+  Data data(robot.model);
+  VectorX q(robot.model.nq);
+  const int frame = robot.model.frame_index(contact);
+  SE3 first;
+  SoleExcursion e;
+  for (Eigen::Index r = 0; r < truth.values.rows(); ++r) {
+    for (std::size_t k = 0; k < cols.size(); ++k) q[static_cast<Eigen::Index>(k)] = truth.values(r, cols[k]);
+    forward_kinematics(robot.model, data, q);
+    const SE3 sole = frame_placement(robot.model, data, frame);
+    if (r == 0) first = sole;
+    const Vector3 d = sole.translation - first.translation;
+    e.slide_m = std::max(e.slide_m, d.head<2>().norm());
+    e.vertical_m = std::max(e.vertical_m, std::abs(d.z()));
+    const double cos_tilt = std::clamp(first.rotation.col(2).dot(sole.rotation.col(2)), -1.0, 1.0);
+    e.tilt_deg = std::max(e.tilt_deg, std::acos(cos_tilt) * 180.0 / M_PI);
+  }
+  return e;
 }
 
 TEST(Excite, IsOffered) {
@@ -95,6 +124,15 @@ TEST(Excite, Biped16SquatsAtEveryPaper004Frequency) {
   const json dataset = json::parse(test::read_file(dir + "/dataset.json"));
   ASSERT_EQ(dataset["segments"].size(), 7u);  // 0.5, 1.0, ... 3.5 Hz
   EXPECT_EQ(dataset["segments"][6]["label"], "squat 3.5 Hz");
+  // Standing on four points per foot, the soles stay put: no hopping, rocking or creeping.
+  const Robot robot = test::bundled_robot("biped16");
+  const CsvStream truth = read_csv_stream(dir + "/truth.csv");
+  for (const char* sole : {"l_foot_points", "r_foot_points"}) {
+    const SoleExcursion e = sole_excursion(robot, truth, sole);
+    EXPECT_LT(e.slide_m, 1e-3) << sole;
+    EXPECT_LT(e.vertical_m, 2e-4) << sole;
+    EXPECT_LT(e.tilt_deg, 0.1) << sole;
+  }
 }
 
 TEST(Excite, PlaysADesignedTrajectory) {
