@@ -112,6 +112,16 @@ LabRecording read_lab_recording(const std::string& path) {
         throw std::runtime_error(jp + ": each force plate needs a name and an origin");
       rec.plate_names.push_back(fp["name"].get<std::string>());
       rec.plate_origins.push_back(vec3(fp["origin"], "force plate origin", jp));
+      Eigen::Matrix3Xd corners(3, 0);
+      if (fp.contains("corners")) {
+        if (!fp["corners"].is_array() || fp["corners"].size() < 3)
+          throw std::runtime_error(jp + ": force plate '" + rec.plate_names.back() +
+                                   "': corners must list 3 or more points");
+        corners.resize(3, static_cast<Eigen::Index>(fp["corners"].size()));
+        for (std::size_t c = 0; c < fp["corners"].size(); ++c)
+          corners.col(static_cast<Eigen::Index>(c)) = vec3(fp["corners"][c], "force plate corner", jp);
+      }
+      rec.plate_corners.push_back(corners);
       int k = 0;
       for (const char* c : {"fx", "fy", "fz", "mx", "my", "mz"}) {
         const Eigen::Index col = csv.column(rec.plate_names.back() + "." + c);

@@ -26,7 +26,10 @@ struct LabRecording {
 
   std::vector<std::string> plate_names;
   std::vector<Vector3> plate_origins;  ///< top centre of each plate, world [m]
-  std::vector<double> plate_time;      ///< [s]
+  /// Corners of each plate's top surface in order around it, world [m] (3 x corners; 0 columns
+  /// when dataset.json does not give them).
+  std::vector<Eigen::Matrix3Xd> plate_corners;
+  std::vector<double> plate_time;  ///< [s]
   /// (6 * plates) x samples: per plate the force the robot applies to it [N] and the moment about
   /// its top centre [N m], world axes (the plates stream).
   Eigen::MatrixXd plate_wrench;
