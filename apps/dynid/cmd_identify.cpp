@@ -7,6 +7,7 @@
 //   [--quiet]
 
 #include <iostream>
+#include <optional>
 
 #include "commands.hpp"
 #include "dynid/ident/inertial_identification.hpp"
@@ -22,6 +23,7 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
     InertialIdentificationOptions o;
     std::vector<std::string> locks;
     std::string mocap_joints = "auto";
+    std::optional<double> cutoff_hz;
     bool quiet = false;
   };
   auto args = std::make_shared<Args>();
@@ -52,7 +54,8 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
   cmd->add_option("--prior", o.prior, "Weight of the pull toward the nominal model, relative to the data (0 = none)");
   cmd->add_option("--fix-mass-com", o.fix_mass_com,
                   "URDF (e.g. from identify static) whose masses and COMs are kept; the rest is estimated");
-  cmd->add_option("--cutoff", o.sensor_options.cutoff_hz, "Low-pass cut-off of the sensor path [Hz]")
+  cmd->add_option("--cutoff", args->cutoff_hz,
+                  "Low-pass cut-off of the measured paths [Hz] (default: sensors 10, mocap 4)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--wrenches", o.sensor_options.wrenches, "Contact wrenches of the sensor path: auto | ft | plates")
       ->check(CLI::IsMember({"auto", "ft", "plates"}));
@@ -64,6 +67,7 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
     action = [args] {
       InertialIdentificationOptions opts = args->o;
       for (const std::string& text : args->locks) opts.locks.push_back(parse_joint_lock(text));
+      if (args->cutoff_hz) opts.sensor_options.cutoff_hz = opts.mocap_options.cutoff_hz = *args->cutoff_hz;
       opts.mocap_options.joints = args->mocap_joints == "encoders"  ? MocapJoints::Encoders
                                   : args->mocap_joints == "markers" ? MocapJoints::Markers
                                                                     : MocapJoints::Auto;

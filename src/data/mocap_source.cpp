@@ -64,7 +64,7 @@ MocapSource::MocapSource(const Model& model, const RobotSidecar& sidecar, const 
     throw std::runtime_error(model.label() + ": the motion-capture path needs the floating base as the first joint");
   if (!dataset.has_stream("markers"))
     throw std::runtime_error(dir +
-                             ": no markers stream (markers.csv): the motion-capture source takes the base pose "
+                             ": no 'markers' stream (markers.csv): the motion-capture source takes the base pose "
                              "from the markers");
   if (!dataset.has_stream("plates") || dataset.force_plates.empty())
     throw std::runtime_error(dir +

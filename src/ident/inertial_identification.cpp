@@ -40,14 +40,8 @@ std::unique_ptr<MotionSource> make_source(const InertialIdentificationOptions& o
   }
   if (o.source == "sensors")
     return std::make_unique<SensorSource>(model, sidecar, dataset, o.sensor_options, window, o.locks);
-  if (o.source == "mocap") {
-    MocapSourceOptions mocap = o.mocap_options;
-    mocap.cutoff_hz = o.sensor_options.cutoff_hz;  // one low-pass setting (--cutoff) for both measured paths
-    mocap.filter_order = o.sensor_options.filter_order;
-    mocap.trim_s = o.sensor_options.trim_s;
-    mocap.lock_tolerance = o.sensor_options.lock_tolerance;
-    return std::make_unique<MocapSource>(model, sidecar, dataset, mocap, window, o.locks);
-  }
+  if (o.source == "mocap")
+    return std::make_unique<MocapSource>(model, sidecar, dataset, o.mocap_options, window, o.locks);
   throw std::invalid_argument("unknown source '" + o.source + "' (truth, sensors or mocap)");
 }
 

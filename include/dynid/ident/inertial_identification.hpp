@@ -38,8 +38,8 @@ struct InertialIdentificationOptions {
   ConsistentFitOptions consistent_fit;  ///< its prior weight and iterations
   double prior = 0.0;                   ///< weight of the pull toward the nominal base parameters (relative)
   std::string fix_mass_com;             ///< URDF whose masses and first moments are kept (two-phase mode)
-  SensorSourceOptions sensor_options;   ///< its cut-off, filter order, trim and lock tolerance also apply to "mocap"
-  MocapSourceOptions mocap_options;     ///< joints, contact height and load threshold of "mocap"
+  SensorSourceOptions sensor_options;   ///< of "sensors"
+  MocapSourceOptions mocap_options;     ///< of "mocap"
   std::string out_dir;                  ///< where to write the outputs; empty = write nothing
   /// Progress (fraction 0..1, what is being done); may be empty.
   std::function<void(double, const std::string&)> progress;
