@@ -9,6 +9,7 @@
 #include "dynid/ident/lab_motion.hpp"
 #include "dynid/ident/residual_wrench.hpp"
 #include "dynid/mocap/filtfilt.hpp"
+#include "dynid/mocap/marker_ik.hpp"
 
 namespace dynid {
 namespace {
@@ -121,7 +122,19 @@ MocapSource::MocapSource(const Model& model, const RobotSidecar& sidecar, const 
     qj = filtfilt_rows(filter, raw);
   }
 
-  // Base (and, without encoders, joints) from the markers.
+  // Base (and, without encoders, joints) from the markers. A joint with no marker beyond it would
+  // stay where the IK starts it: refused rather than read as a motionless joint.
+  if (!use_encoders) {
+    std::vector<char> seen(model.bodies.size(), 0);
+    for (const ModelMarker& marker : model_markers(model))
+      for (int b = marker.body; b > 0; b = model.bodies[static_cast<std::size_t>(b)].parent)
+        seen[static_cast<std::size_t>(b)] = 1;
+    for (std::size_t b = 1; b < model.bodies.size(); ++b)
+      if (!seen[b] && model.bodies[b].joint_type != JointType::FreeFlyer)
+        throw std::runtime_error(dir + ": joints from the markers: no marker of " + model.label() +
+                                 " lies beyond joint '" + model.bodies[b].joint_name +
+                                 "' (add markers to the sidecar, record encoders, or --lock it)");
+  }
   const MarkerConfigurations ik = solve_marker_configurations(model, rec, use_encoders);
   for (std::size_t f = 0; f < ik.time.size(); ++f)
     if (ik.used[f] < 3)

@@ -200,6 +200,17 @@ TEST_F(MocapSourceTest, MissingStreamsAndFeetOffThePlatesAreRefused) {
     p["corners"] = json::array({{x + 1, 1, z}, {x - 1, 1, z}, {x - 1, -1, z}, {x + 1, -1, z}});
   });
   EXPECT_NE(refusal(shared).find("one plate cannot split"), std::string::npos) << refusal(shared);
+  // Joints from the markers with the kid's marker set (pelvis and torso only): the legs are unseen.
+  const Robot robot = test::bundled_robot("kid_humanoid");
+  MocapSourceOptions from_markers;
+  from_markers.joints = MocapJoints::Markers;
+  try {
+    MocapSource s(robot.model, *robot.sidecar, read_dataset_info(clean_), from_markers);
+    ADD_FAILURE() << "joints without markers were accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("no marker of"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("hip"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
