@@ -11,7 +11,8 @@
 //    at the sample times;
 //  - joints: the encoders filtered and differentiated as the sensor source does (same filter,
 //    central differences at the encoder rate); without an encoders stream, from the marker IK
-//    (whole configuration, samples at the marker frames);
+//    (whole configuration, samples at the marker frames), refused when a joint has no marker on a
+//    body beyond it (the IK would hold it where it starts);
 //  - contact wrenches: the plates, on a uniform grid at their rate, through the same low-pass,
 //    interpolated at the sample times. A plate records the force the robot applies to it and the
 //    moment about its top centre; the ground's wrench on the robot is its opposite, moved to the
