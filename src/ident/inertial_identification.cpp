@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "dynid/core/atomic_file.hpp"
+#include "dynid/data/mocap_source.hpp"
 #include "dynid/data/truth_source.hpp"
 #include "dynid/ident/identification_report.hpp"
 #include "dynid/ident/identification_rows.hpp"
@@ -40,11 +41,14 @@ std::unique_ptr<MotionSource> make_source(const InertialIdentificationOptions& o
   }
   if (o.source == "sensors")
     return std::make_unique<SensorSource>(model, sidecar, dataset, o.sensor_options, window, o.locks);
-  throw std::invalid_argument("unknown source '" + o.source + "' (truth or sensors)");
+  if (o.source == "mocap")
+    return std::make_unique<MocapSource>(model, sidecar, dataset, o.mocap_options, window, o.locks);
+  throw std::invalid_argument("unknown source '" + o.source + "' (truth, sensors or mocap)");
 }
 
 /// Time range of the stream the source reads (for the held-out split).
 std::pair<double, double> source_time_range(const InertialIdentificationOptions& o, const DatasetInfo& dataset) {
+  if (o.source == "mocap") return stream_time_range(dataset.stream("markers").file);
   return stream_time_range(dataset.stream(o.source == "truth" ? "truth" : "encoders").file);
 }
 
