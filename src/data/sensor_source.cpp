@@ -332,7 +332,7 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
   if (samples_.empty()) throw std::runtime_error(dataset.directory + ": no sensor samples in the chosen time window");
   description_ = "sensors of " + dataset.directory + " (encoders " + std::to_string(static_cast<int>(rate)) +
                  " Hz, low-pass " + std::to_string(options.cutoff_hz).substr(0, 4) + " Hz, wrenches from " +
-                 wrench_source + (gyro.size() > 0 ? ", gyro" : "") + ")";
+                 wrench_source + (gyro.size() > 0 ? ", gyro" : "") + (accel.size() > 0 ? ", accelerometer" : "") + ")";
 }
 
 }  // namespace dynid
