@@ -41,10 +41,10 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
                 "Lock every joint off the legs at its neutral value (data of simulate --lock-upper-body)");
   cmd->add_flag("--consistent", o.consistent, "Physically consistent estimate (every link a rigid body)");
   cmd->add_option("--consistent-prior", o.consistent_fit.prior_weight,
-                  "Pull of the consistent fit toward the nominal model (log-Cholesky coordinates, relative)")
+                  "Pull of the consistent fit toward the nominal model (scaled parameters, relative to the data)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--consistent-iterations", o.consistent_fit.max_iterations,
-                  "Levenberg-Marquardt iterations of the consistent fit at most")
+                  "Newton iterations per barrier step of the consistent fit at most")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--prior", o.prior, "Weight of the pull toward the nominal model, relative to the data (0 = none)");
   cmd->add_option("--fix-mass-com", o.fix_mass_com,

@@ -38,7 +38,7 @@ void register_simulate(CLI::App& app, Action& action) {
   cmd->add_option("--steps", args->steps, "Walking steps, the closing step included (walk)")->default_val(10);
   cmd->add_option("--speed", args->speed, "Mean walking speed [m/s] (walk)")->default_val(0.2);
   cmd->add_flag("--lock-upper-body", args->lock_upper_body,
-                "Hold every joint off the legs at its neutral value, no arm swing (walk)");
+                "Weld every joint off the legs at its neutral value (rigid), no arm swing (walk)");
   cmd->add_option("--bus-rate", args->bus_rate,
                   "Main-controller (field-bus) rate [Hz]: references sent, sensors read (walk, squat)")
       ->default_val(125.0);

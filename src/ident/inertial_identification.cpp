@@ -358,7 +358,7 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   j["residual_rms_weighted"] = sol.residual_rms;
   j["prior"] = o.prior;
   j["estimate"] = fixed_part     ? "two-phase: masses and COMs of " + o.fix_mass_com + " kept"
-                  : o.consistent ? "physically consistent (log-Cholesky)"
+                  : o.consistent ? "physically consistent (LMI, log-det barrier)"
                                  : "least squares";
   if (r.consistent_fit)
     j["consistent_fit"] = {{"converged", r.consistent_fit->converged},

@@ -2,8 +2,11 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
+#include <array>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
+#include <string>
 
 namespace dynid {
 namespace {
@@ -56,87 +59,133 @@ Vector10 log_cholesky_from_parameters(const Vector10& pi) {
   return t;
 }
 
+namespace {
+
+/// Pseudo-inertia basis: J(pi) = sum_k pi_k E_k (the map is linear).
+std::array<Matrix4, 10> pseudo_inertia_basis() {
+  std::array<Matrix4, 10> E;
+  for (int k = 0; k < 10; ++k)
+    E[static_cast<std::size_t>(k)] = Inertia::from_parameters(Vector10::Unit(k)).pseudo_inertia();
+  return E;
+}
+
+/// Scale of each standard parameter of a body: its mass, mass x length, mass x length^2, with the
+/// length its radius of gyration (at least 1 cm). Makes the prior unit-consistent.
+Vector10 parameter_scales(const Vector10& pi) {
+  const Inertia I = Inertia::from_parameters(pi);
+  const double m = std::max(pi[0], 1e-6);
+  const double r = std::max(0.01, std::sqrt(std::max(0.0, I.inertia_com().trace()) / (2.0 * m)));
+  Vector10 s;
+  s << m, m * r, m * r, m * r, m * r * r, m * r * r, m * r * r, m * r * r, m * r * r, m * r * r;
+  return s;
+}
+
+}  // namespace
+
 ConsistentFit fit_physically_consistent(const MatrixX& R, const VectorX& z, const MatrixX& K, const VectorX& pi_prior,
                                         const ConsistentFitOptions& options) {
   const Eigen::Index n = pi_prior.size();
   if (n % 10 != 0 || K.cols() != n || R.cols() != K.rows() || z.size() != R.rows())
     throw std::invalid_argument("consistent fit: sizes of R, z, K and the prior do not match");
   const int bodies = static_cast<int>(n / 10);
-  const MatrixX A = R * K;  // data residual: A pi - z
-  // The prior acts on the log-Cholesky coordinates: dimensionless (log mass, log principal
-  // lengths, shears), so one weight fits masses and inertias alike, and it keeps bodies away from
-  // the degenerate (lamina) boundary that a pull in pi would let the fit approach.
-  const double w = options.prior_weight * std::max(1e-300, z.squaredNorm() / static_cast<double>(n));
-  const double sw = std::sqrt(w);
-
-  VectorX theta(n);
-  for (int b = 0; b < bodies; ++b)
-    theta.segment<10>(10 * b) = log_cholesky_from_parameters(pi_prior.segment<10>(10 * b));
-  const VectorX theta_prior = theta;
-  auto params = [&](const VectorX& th) {
-    VectorX pi(n);
-    for (int b = 0; b < bodies; ++b) pi.segment<10>(10 * b) = parameters_from_log_cholesky(th.segment<10>(10 * b));
-    return pi;
+  const std::array<Matrix4, 10> E = pseudo_inertia_basis();
+  auto pseudo = [&](const VectorX& pi, int b) {
+    Matrix4 J = Matrix4::Zero();
+    for (int k = 0; k < 10; ++k) J += pi[10 * b + k] * E[static_cast<std::size_t>(k)];
+    return J;
   };
-  auto residual = [&](const VectorX& pi, const VectorX& th) {
-    VectorX r(A.rows() + n);
-    r << A * pi - z, sw * (th - theta_prior);
-    return r;
+  for (int b = 0; b < bodies; ++b)
+    if (Eigen::LLT<Matrix4>(pseudo(pi_prior, b)).info() != Eigen::Success)
+      throw std::invalid_argument("consistent fit: the prior's body " + std::to_string(b) +
+                                  " is not physically consistent");
+
+  // Convex problem (Wensing, Kim & Slotine 2017: the pseudo-inertias are linear in pi, so
+  // "every body real" is a set of linear matrix inequalities):
+  //   min ||A pi - z||^2 + w ||S^-1 (pi - pi_prior)||^2   s.t.  J_b(pi) > 0 for every body b,
+  // solved by a log-det barrier (interior point): Newton on f + mu * sum_b -log det J_b, mu -> 0.
+  // The prior's scales S (mass, mass x gyration radius, ...) make one weight fit every unit; it
+  // settles the directions the data cannot see (non-base combinations) at the nominal model.
+  const MatrixX A = R * K;
+  const MatrixX AtA = A.transpose() * A;
+  const VectorX Atz = A.transpose() * z;
+  const double w = options.prior_weight * std::max(1e-300, z.squaredNorm() / static_cast<double>(n));
+  VectorX weight(n);  // w / s^2 per parameter
+  for (int b = 0; b < bodies; ++b)
+    weight.segment<10>(10 * b) = w * parameter_scales(pi_prior.segment<10>(10 * b)).array().square().inverse();
+
+  auto objective = [&](const VectorX& pi) {
+    const VectorX d = pi - pi_prior;
+    return (A * pi - z).squaredNorm() + d.dot(weight.cwiseProduct(d));
+  };
+  // -sum log det J_b, or +inf outside the feasible set.
+  auto barrier = [&](const VectorX& pi) {
+    double sum = 0.0;
+    for (int b = 0; b < bodies; ++b) {
+      Eigen::LLT<Matrix4> llt(pseudo(pi, b));
+      if (llt.info() != Eigen::Success) return std::numeric_limits<double>::infinity();
+      const Eigen::Vector4d diag = Matrix4(llt.matrixL()).diagonal();
+      if (!(diag.minCoeff() > 0.0)) return std::numeric_limits<double>::infinity();
+      sum -= 2.0 * diag.array().log().sum();
+    }
+    return sum;
   };
 
   ConsistentFit fit;
-  VectorX pi = params(theta);
-  VectorX r = residual(pi, theta);
-  double cost = r.squaredNorm();
-  double lambda = 1e-3;
-  MatrixX Jpi = MatrixX::Zero(n, n);  // d pi / d theta, block diagonal
-  for (int it = 0; it < options.max_iterations; ++it) {
-    fit.iterations = it + 1;
-    // Per-body Jacobian by central differences (10 x 10 each; the map is smooth and cheap).
-    for (int b = 0; b < bodies; ++b) {
-      for (int k = 0; k < 10; ++k) {
-        Vector10 tp = theta.segment<10>(10 * b), tm = tp;
-        const double h = 1e-6 * std::max(1.0, std::abs(tp[k]));
-        tp[k] += h;
-        tm[k] -= h;
-        Jpi.block<10, 1>(10 * b, 10 * b + k) =
-            (parameters_from_log_cholesky(tp) - parameters_from_log_cholesky(tm)) / (2 * h);
+  VectorX pi = pi_prior;
+  // Barrier parameter: starts at the size of the data cost per constraint dimension, ends when the
+  // duality gap bound (4 per body x mu) is a 1e-10 part of the cost.
+  const double m_lmi = 4.0 * bodies;
+  double mu = std::max(objective(pi), 1e-300) / m_lmi;
+  MatrixX H(n, n);
+  VectorX g(n);
+  for (int outer = 0; outer < 60; ++outer) {
+    for (int it = 0; it < options.max_iterations; ++it) {
+      ++fit.iterations;
+      H = 2.0 * AtA;
+      H.diagonal() += 2.0 * weight;
+      g = 2.0 * (AtA * pi - Atz) + 2.0 * weight.cwiseProduct(pi - pi_prior);
+      for (int b = 0; b < bodies; ++b) {
+        const Matrix4 Jinv = pseudo(pi, b).inverse();
+        std::array<Matrix4, 10> JE;
+        for (int k = 0; k < 10; ++k) JE[static_cast<std::size_t>(k)] = Jinv * E[static_cast<std::size_t>(k)];
+        for (int k = 0; k < 10; ++k) {
+          g[10 * b + k] -= mu * JE[static_cast<std::size_t>(k)].trace();
+          for (int l = 0; l < 10; ++l)
+            H(10 * b + k, 10 * b + l) +=
+                mu * (JE[static_cast<std::size_t>(k)] * JE[static_cast<std::size_t>(l)]).trace();
+        }
       }
-    }
-    MatrixX Jr(A.rows() + n, n);
-    Jr << A * Jpi, sw * MatrixX::Identity(n, n);
-    const MatrixX H = Jr.transpose() * Jr;
-    const VectorX g = Jr.transpose() * r;
-    bool improved = false;
-    for (int tries = 0; tries < 20 && !improved; ++tries) {
-      MatrixX Hd = H;
-      Hd.diagonal() += lambda * (H.diagonal().array() + 1e-12).matrix();
-      const VectorX step = -Hd.ldlt().solve(g);
-      const VectorX theta_new = theta + step;
-      const VectorX pi_new = params(theta_new);
-      const VectorX r_new = residual(pi_new, theta_new);
-      const double cost_new = r_new.squaredNorm();
-      if (std::isfinite(cost_new) && cost_new < cost) {
-        const double decrease = (cost - cost_new) / std::max(cost, 1e-300);
-        theta = theta_new;
-        pi = pi_new;
-        r = r_new;
-        cost = cost_new;
-        lambda = std::max(lambda / 3.0, 1e-12);
-        improved = true;
-        if (decrease < options.tolerance) fit.converged = true;
-      } else {
-        lambda *= 4.0;
+      // Jacobi scaling: masses, first moments and inertias differ by orders of magnitude.
+      const VectorX d = H.diagonal().cwiseMax(1e-300).cwiseSqrt().cwiseInverse();
+      const MatrixX Hs = d.asDiagonal() * H * d.asDiagonal();
+      const VectorX step = -(d.asDiagonal() * Hs.ldlt().solve(d.cwiseProduct(g))).eval();
+      const double decrement2 = -g.dot(step);  // Newton decrement squared
+      if (!(decrement2 > 2e-12 * std::max(1.0, objective(pi)))) break;
+      // Backtracking: stay strictly feasible, then Armijo on f + mu * barrier.
+      const double phi0 = objective(pi) + mu * barrier(pi);
+      double t = 1.0;
+      bool moved = false;
+      for (int tries = 0; tries < 60; ++tries, t *= 0.5) {
+        const VectorX trial = pi + t * step;
+        const double bar = barrier(trial);
+        if (!std::isfinite(bar)) continue;
+        if (objective(trial) + mu * bar <= phi0 - 0.25 * t * decrement2) {
+          pi = trial;
+          moved = true;
+          break;
+        }
       }
+      if (!moved) break;
     }
-    if (!improved || fit.converged) {
+    if (m_lmi * mu < options.tolerance * std::max(objective(pi), 1e-300)) {
       fit.converged = true;
       break;
     }
+    mu *= 0.1;
   }
   fit.pi = pi;
   fit.data_cost = (A * pi - z).squaredNorm();
-  fit.prior_cost = w * (theta - theta_prior).squaredNorm();
+  fit.prior_cost = (pi - pi_prior).dot(weight.cwiseProduct(pi - pi_prior));
   return fit;
 }
 

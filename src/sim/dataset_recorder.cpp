@@ -117,7 +117,11 @@ void DatasetRecorder::write_truth(const Simulation& sim) {
   truth_->write(sim.time(), row_);
 
   // Physics agreement: dynid's inverse dynamics of the true model with the contact wrenches
-  // MuJoCo applied must return the joint torques that were applied and nothing on the base.
+  // MuJoCo applied must return the joint torques that were applied and nothing on the base. Welded
+  // joints (v = a = 0) are checked too: their rows must equal the torque the weld carries, which
+  // the simulation takes from MuJoCo's own body interaction forces (Simulation::link_torques), so
+  // a weld placed or loaded differently in MuJoCo than in dynid shows here. The other rows equal
+  // those of the locked (reduced) model, whose motion is the same.
   forward_kinematics(model_, data_, q);
   for (std::size_t i = 0; i < model_.bodies.size(); ++i)
     f_ext_body_[i] = world_wrench_to_body(data_, static_cast<int>(i), sim.external_wrenches_world()[i]);
@@ -151,8 +155,9 @@ void DatasetRecorder::record(const Simulation& sim, const VectorX& tau, bool wri
         const Body& body = model_.bodies[static_cast<std::size_t>(b)];
         double q = sim.q()[body.idx_q];
         // Backlash: the motor-side encoder leads the joint by half the dead band in the direction
-        // of the torque it transmits.
-        if (noise_.backlash > 0.0) q += 0.5 * noise_.backlash * (tau[body.idx_v] > 0.0 ? 1.0 : -1.0);
+        // of the torque it transmits (at a welded joint: the torque the weld carries).
+        const double transmitted = sim.welded(b) ? sim.link_torques()[body.idx_v] : tau[body.idx_v];
+        if (noise_.backlash > 0.0) q += 0.5 * noise_.backlash * (transmitted > 0.0 ? 1.0 : -1.0);
         if (noise_.encoder_resolution > 0.0) q = std::round(q / noise_.encoder_resolution) * noise_.encoder_resolution;
         row_.push_back(q);
       }

@@ -28,33 +28,44 @@ void write_inertial(std::ostringstream& x, const Inertia& I, const std::string& 
     << quat_wxyz(axes) << "\" diaginertia=\"" << format_exact(eig.eigenvalues()) << "\"/>\n";
 }
 
+/// The weld of body `index`, or null when its joint is exported as a joint.
+const MjcfWeld* weld_of(const MjcfOptions& options, int index) {
+  for (const MjcfWeld& w : options.welds)
+    if (w.body == index) return &w;
+  return nullptr;
+}
+
 void write_body(std::ostringstream& x, const Model& model, int index, int depth, const MjcfOptions& options) {
   const Body& b = model.bodies[static_cast<std::size_t>(index)];
   const std::string indent(static_cast<std::size_t>(2 * depth + 4), ' ');
-  x << indent << "<body name=\"" << xml_escape(b.name) << "\" pos=\"" << format_exact(b.joint_placement.translation)
-    << "\" quat=\"" << quat_wxyz(b.joint_placement.rotation) << "\">\n";
+  const MjcfWeld* weld = weld_of(options, index);
+  if (weld && b.joint_type == JointType::FreeFlyer)
+    throw std::invalid_argument("MJCF export: cannot weld the floating base '" + b.name + "'");
+  const SE3 placement = weld ? b.placement_at(weld->position) : b.joint_placement;
+  x << indent << "<body name=\"" << xml_escape(b.name) << "\" pos=\"" << format_exact(placement.translation)
+    << "\" quat=\"" << quat_wxyz(placement.rotation) << "\">\n";
   if (b.inertia.mass > 0.0) write_inertial(x, b.inertia, indent + "  ");
-  switch (b.joint_type) {
-    case JointType::FreeFlyer:
-      x << indent << "  <freejoint name=\"" << xml_escape(b.joint_name) << "\"/>\n";
-      break;
-    case JointType::Revolute:
-    case JointType::Prismatic: {
-      x << indent << "  <joint name=\"" << xml_escape(b.joint_name) << "\" type=\""
-        << (b.joint_type == JointType::Revolute ? "hinge" : "slide") << "\" axis=\"" << format_exact(b.axis) << "\"";
-      if (static_cast<std::size_t>(index) < options.armature.size() &&
-          options.armature[static_cast<std::size_t>(index)] > 0.0)
-        x << " armature=\"" << format_exact(options.armature[static_cast<std::size_t>(index)]) << "\"";
-      if (static_cast<std::size_t>(index) < options.damping.size() &&
-          options.damping[static_cast<std::size_t>(index)] > 0.0)
-        x << " damping=\"" << format_exact(options.damping[static_cast<std::size_t>(index)]) << "\"";
-      if (options.joint_limits && std::isfinite(b.limits.lower) && std::isfinite(b.limits.upper))
-        x << " limited=\"true\" range=\"" << format_exact(b.limits.lower) << " " << format_exact(b.limits.upper)
-          << "\"";
-      x << "/>\n";
-      break;
+  if (!weld) switch (b.joint_type) {
+      case JointType::FreeFlyer:
+        x << indent << "  <freejoint name=\"" << xml_escape(b.joint_name) << "\"/>\n";
+        break;
+      case JointType::Revolute:
+      case JointType::Prismatic: {
+        x << indent << "  <joint name=\"" << xml_escape(b.joint_name) << "\" type=\""
+          << (b.joint_type == JointType::Revolute ? "hinge" : "slide") << "\" axis=\"" << format_exact(b.axis) << "\"";
+        if (static_cast<std::size_t>(index) < options.armature.size() &&
+            options.armature[static_cast<std::size_t>(index)] > 0.0)
+          x << " armature=\"" << format_exact(options.armature[static_cast<std::size_t>(index)]) << "\"";
+        if (static_cast<std::size_t>(index) < options.damping.size() &&
+            options.damping[static_cast<std::size_t>(index)] > 0.0)
+          x << " damping=\"" << format_exact(options.damping[static_cast<std::size_t>(index)]) << "\"";
+        if (options.joint_limits && std::isfinite(b.limits.lower) && std::isfinite(b.limits.upper))
+          x << " limited=\"true\" range=\"" << format_exact(b.limits.lower) << " " << format_exact(b.limits.upper)
+            << "\"";
+        x << "/>\n";
+        break;
+      }
     }
-  }
   for (const MjcfBodyElement& e : options.body_elements)
     if (e.body == index) x << indent << "  " << e.xml << "\n";
   for (std::size_t c = 1; c < model.bodies.size(); ++c)

@@ -141,6 +141,13 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
                              {"mass", p.mass},
                              {"position", {p.position_in_body.x(), p.position_in_body.y(), p.position_in_body.z()}}});
   dataset["truth_perturbations"] = perturbations;
+  if (!run.scene.welds.empty()) {
+    json welded = json::array();
+    for (const MjcfWeld& w : run.scene.welds)
+      welded.push_back(
+          {{"joint", run.truth.model.bodies[static_cast<std::size_t>(w.body)].joint_name}, {"position", w.position}});
+    dataset["welded_joints"] = welded;
+  }
   for (const auto& [joint, values] : bench.actuators_truth)
     for (const auto& [key, value] : values) dataset["actuators_truth"][joint][key] = value;
   write_file_atomically(options.out_dir + "/dataset.json", dataset.dump(2) + "\n");

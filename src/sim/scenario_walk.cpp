@@ -56,6 +56,7 @@ struct Plan {
   std::vector<VectorX> tau_ff;     ///< nominal joint torques of the planned motion (nv, zero on the base)
   int left = 0, right = 0;         ///< sidecar contact indices of the soles
   int left_frame = 0, right_frame = 0;
+  std::vector<int> upper;  ///< bodies of the joints off the legs (held at their posture by the IK)
 };
 
 /// Pattern and joint references of the walk on the nominal model. Throws when the legs cannot
@@ -94,7 +95,7 @@ Plan plan_walk(const Run& run, double bus_period) {
   forward_kinematics(nominal, data, neutral);
   // Shoulder pitch joints and the sign that swings each arm forward (hand toward +x).
   std::vector<std::pair<int, double>> shoulders;
-  std::vector<int> upper;
+  std::vector<int>& upper = plan.upper;
   for (std::size_t j = 1; j < nominal.bodies.size(); ++j) {
     const Body& b = nominal.bodies[j];
     if (b.joint_type == JointType::FreeFlyer || leg[j]) continue;
@@ -275,6 +276,11 @@ void run_walk(Run& run) {
   const FootstepPlan& steps = plan.pattern.plan;
   const std::vector<WalkingSample>& samples = plan.pattern.samples;
 
+  // Locked upper body: welded in the simulation at the references' (constant) values, rigid as the
+  // 18-DOF model of the data set assumes. Held by servos they would still move by ~1 mrad.
+  if (run.options.lock_upper_body)
+    for (int j : plan.upper)
+      run.scene.welds.push_back({j, plan.q_ref.front()[nominal.bodies[static_cast<std::size_t>(j)].idx_q]});
   run.start(plan.q_ref.front());
   const int lbody = nominal.frames[static_cast<std::size_t>(plan.left_frame)].body;
   const int rbody = nominal.frames[static_cast<std::size_t>(plan.right_frame)].body;

@@ -41,6 +41,7 @@ std::string scene_mjcf(const Model& truth, const RobotSidecar& sidecar, const Sc
   // links stable at a 1 ms step.
   options.armature = joint_armature(truth, sidecar);
   options.damping = scene.joint_damping;
+  options.welds = scene.welds;
   // Robot geoms collide with the world only (contype 1 / conaffinity 2 against world 2 / 1).
   for (const ContactSurface& c : sidecar.contacts) {
     const Frame& f = frame_named(truth, c.name);

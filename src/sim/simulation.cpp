@@ -23,8 +23,17 @@ Simulation::Simulation(const Model& truth, const RobotSidecar& sidecar, const Sc
   if (!m_) throw std::runtime_error(std::string("MuJoCo could not compile the scene: ") + error);
   d_ = mj_makeData(m_);
 
+  welds_ = scene.welds;
+  weld_body_id_.assign(model_.bodies.size(), -1);
+  for (const MjcfWeld& w : welds_) {
+    const Body& b = model_.bodies.at(static_cast<std::size_t>(w.body));
+    weld_body_id_[static_cast<std::size_t>(w.body)] = mj_name2id(m_, mjOBJ_BODY, b.name.c_str());
+    if (weld_body_id_[static_cast<std::size_t>(w.body)] < 0)
+      throw std::logic_error("MuJoCo scene lacks body '" + b.name + "'");
+  }
   for (int i = 1; i < static_cast<int>(model_.bodies.size()); ++i) {
     const Body& b = model_.bodies[static_cast<std::size_t>(i)];
+    if (welded(i)) continue;
     const int id = mj_name2id(m_, mjOBJ_JOINT, b.joint_name.c_str());
     if (id < 0) throw std::logic_error("MuJoCo scene lacks joint '" + b.joint_name + "'");
     joints_.push_back({i, m_->jnt_qposadr[id], m_->jnt_dofadr[id]});
@@ -47,6 +56,7 @@ Simulation::Simulation(const Model& truth, const RobotSidecar& sidecar, const Sc
     plate_origin_.push_back(scene.plates[p].top_center_world);
   }
   q_ = model_.neutral_configuration();
+  for (const MjcfWeld& w : welds_) q_[model_.bodies[static_cast<std::size_t>(w.body)].idx_q] = w.position;
   v_ = VectorX::Zero(model_.nv);
   a_ = VectorX::Zero(model_.nv);
   link_tau_ = VectorX::Zero(model_.nv);
@@ -117,6 +127,7 @@ void Simulation::forward(const VectorX& tau) {
     d_->qfrc_applied[j.dadr] = tau[b.idx_v];
   }
   mj_forward(m_, d_);
+  if (!welds_.empty()) read_weld_torques();
 
   for (const JointAddress& j : joints_) {
     const Body& b = model_.bodies[static_cast<std::size_t>(j.body)];
@@ -164,6 +175,31 @@ void Simulation::forward(const VectorX& tau) {
         plate_wrench_[static_cast<std::size_t>(plate)] += Force(f, r.cross(f));
       }
     }
+  }
+}
+
+void Simulation::read_weld_torques() {
+  // cfrc_int: the wrench the parent applies to a body's subtree ([torque; force], world axes, about
+  // the subtree COM of the kinematic root), gravity, accelerations and contacts included. Its
+  // component along the joint axis is what a joint torque sensor in the weld reads, the same
+  // quantity rnea returns for that joint; for a revolute joint taken about the joint origin, which
+  // is the body origin of dynid and of the exported MJCF.
+  mj_rnePostConstraint(m_, d_);
+  for (const MjcfWeld& w : welds_) {
+    const Body& b = model_.bodies[static_cast<std::size_t>(w.body)];
+    const int id = weld_body_id_[static_cast<std::size_t>(w.body)];
+    const mjtNum* c = d_->cfrc_int + 6 * id;
+    const mjtNum* center = d_->subtree_com + 3 * m_->body_rootid[id];
+    const Vector3 torque(c[0], c[1], c[2]), force(c[3], c[4], c[5]);
+    Matrix3 R;  // body -> world; MuJoCo's xmat is row-major
+    for (int r = 0; r < 3; ++r)
+      for (int k = 0; k < 3; ++k) R(r, k) = d_->xmat[9 * id + 3 * r + k];
+    const Vector3 axis_world = R * b.axis;
+    const Vector3 origin(d_->xpos[3 * id], d_->xpos[3 * id + 1], d_->xpos[3 * id + 2]);
+    const Vector3 center_world(center[0], center[1], center[2]);
+    link_tau_[b.idx_v] = b.joint_type == JointType::Prismatic
+                             ? axis_world.dot(force)
+                             : axis_world.dot(torque + (center_world - origin).cross(force));
   }
 }
 

@@ -74,6 +74,45 @@ TEST(PhysicalConsistency, ConsistentFitOnNoisyContactData) {
     rss_consistent += (Yb * (base.K * fit.pi) - w).squaredNorm();
   }
   EXPECT_LT(std::sqrt(rss_consistent / rss_unconstrained), 1.10);
+  EXPECT_TRUE(fit.converged);
+  // Optimality, checked without the solver's own derivatives: the problem is convex, so the fit is
+  // the global minimum iff the objective grows along every segment toward another physically
+  // consistent point. The segments point toward the least-squares estimate (where a fit that stopped
+  // early still has descent) and toward the prior, as far as every body stays real.
+  const MatrixX A = ls.information_factor() * base.K;
+  const VectorX z = ls.factor_rhs();
+  const double prior_w = ConsistentFitOptions{}.prior_weight * z.squaredNorm() / static_cast<double>(prior.size());
+  auto objective = [&](const VectorX& pi) {
+    double prior_term = 0.0;
+    for (int b = 0; b < prior.size() / 10; ++b) {
+      const Vector10 p = prior.segment<10>(10 * b);
+      const double r = std::max(0.01, std::sqrt(Inertia::from_parameters(p).inertia_com().trace() / (2.0 * p[0])));
+      Vector10 scale;
+      scale << p[0], p[0] * r, p[0] * r, p[0] * r, Vector6::Constant(p[0] * r * r);
+      prior_term += ((pi.segment<10>(10 * b) - p).array() / scale.array()).square().sum();
+    }
+    return (A * pi - z).squaredNorm() + prior_w * prior_term;
+  };
+  auto all_real = [&](const VectorX& pi) {
+    for (int b = 0; b < pi.size() / 10; ++b)
+      if (Eigen::LLT<Matrix4>(Inertia::from_parameters(pi.segment<10>(10 * b)).pseudo_inertia()).info() !=
+          Eigen::Success)
+        return false;
+    return true;
+  };
+  const VectorX least_squares_standard =
+      prior + base.K.transpose() * (base.K * base.K.transpose()).ldlt().solve(unconstrained - base.K * prior);
+  const double best = objective(fit.pi);
+  int segments = 0;
+  for (const VectorX& toward : {least_squares_standard, prior}) {
+    for (double t = 0.5; t > 1e-9; t *= 0.1) {
+      const VectorX trial = fit.pi + t * (toward - fit.pi);
+      if (!all_real(trial)) continue;
+      ++segments;
+      EXPECT_GE(objective(trial), best * (1.0 - 1e-12)) << "t " << t;
+    }
+  }
+  EXPECT_GT(segments, 0);
   // Total mass is a base parameter the data pin down: the prior's 30 % error is gone.
   EXPECT_NEAR(fit.pi(Eigen::seq(0, Eigen::last, 10)).sum(), model.total_mass(), 0.01 * model.total_mass());
 }

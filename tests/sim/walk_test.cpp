@@ -92,22 +92,60 @@ TEST(Walk, AdultHumanoidWalksTenStepsOnLevelGround) {
   expect_walked(run_scenario(test::bundled_robot("adult_humanoid"), o), dir, 10);
 }
 
-TEST(Walk, LockedUpperBodyStaysAtItsNeutralValues) {
-  // What identification with locked joints relies on: every joint off the legs holds 0 rad (the
-  // kid's neutral values are inside its ranges) to within its servo's tracking error.
+TEST(Walk, LockedUpperBodyIsWeldedAtItsNeutralValues) {
+  // What identification with locked joints relies on: every joint off the legs is welded at the
+  // nominal neutral value identification locks it at (inertial_identification.hpp), exactly, in the
+  // truth and in the noise-free encoders, and the walk still makes its 10 steps.
   const std::string dir = fresh_dir("locked");
-  ScenarioOptions o = walk_options(dir, 4);
+  ScenarioOptions o = walk_options(dir, 10);
   o.noise = NoiseLevel::None;
+  o.lock_upper_body = true;
+  const Robot kid = test::bundled_robot("kid_humanoid");
+  expect_walked(run_scenario(kid, o), dir, 10);
+  const VectorX neutral = kid.model.neutral_configuration();
+  const CsvStream truth = read_csv_stream(dir + "/truth.csv");
+  const CsvStream encoders = read_csv_stream(dir + "/encoders.csv");
+  ASSERT_GT(truth.values.rows(), 1000);
+  for (const char* joint : {"l_shoulder_pitch", "l_shoulder_roll", "l_shoulder_yaw", "l_elbow", "r_shoulder_pitch",
+                            "r_shoulder_roll", "r_shoulder_yaw", "r_elbow"}) {
+    const double lock = neutral[kid.model.bodies[static_cast<std::size_t>(*kid.model.find_joint(joint))].idx_q];
+    const std::string j = joint;
+    EXPECT_TRUE((truth.values.col(truth.column("q." + j)).array() == lock).all()) << joint;
+    EXPECT_TRUE((truth.values.col(truth.column("v." + j)).array() == 0.0).all()) << joint;
+    EXPECT_TRUE((truth.values.col(truth.column("a." + j)).array() == 0.0).all()) << joint;
+    EXPECT_TRUE((encoders.values.col(encoders.column("q." + j)).array() == lock).all()) << joint;
+    // The weld carries the arm: its torque is recorded, not zero.
+    EXPECT_GT(truth.values.col(truth.column("tau." + j)).cwiseAbs().maxCoeff(), 1e-3) << joint;
+  }
+  const json welded = json::parse(read_file(dir + "/dataset.json"))["welded_joints"];
+  ASSERT_EQ(welded.size(), 8u);
+  EXPECT_EQ(
+      welded[0]["position"].get<double>(),
+      neutral[kid.model.bodies[static_cast<std::size_t>(*kid.model.find_joint(welded[0]["joint"].get<std::string>()))]
+                  .idx_q]);
+  // A leg joint still moves.
+  EXPECT_GT(
+      truth.values.col(truth.column("q.l_knee")).maxCoeff() - truth.values.col(truth.column("q.l_knee")).minCoeff(),
+      0.1);
+}
+
+TEST(Walk, WeldedJointsKeepTheirEncoderNoise) {
+  // Realistic noise: the welded joint's truth stays at its lock, its encoder reads it through the
+  // encoder's backlash and resolution like any other joint.
+  const std::string dir = fresh_dir("locked_noisy");
+  ScenarioOptions o = walk_options(dir, 2);
   o.lock_upper_body = true;
   const ScenarioSummary s = run_scenario(test::bundled_robot("kid_humanoid"), o);
   EXPECT_FALSE(s.fell);
-  EXPECT_EQ(s.steps, 4);
+  EXPECT_LT(s.consistency_max_rel_error, 1e-6);
   const CsvStream truth = read_csv_stream(dir + "/truth.csv");
-  for (const char* joint : {"l_shoulder_pitch", "l_shoulder_roll", "l_shoulder_yaw", "l_elbow", "r_shoulder_pitch",
-                            "r_shoulder_roll", "r_shoulder_yaw", "r_elbow"}) {
-    const Eigen::Index c = truth.column(std::string("q.") + joint);
-    EXPECT_LT(truth.values.col(c).cwiseAbs().maxCoeff(), 0.02) << joint;
-  }
+  const CsvStream encoders = read_csv_stream(dir + "/encoders.csv");
+  const auto q_truth = truth.values.col(truth.column("q.l_elbow")).array();
+  const auto q_encoder = encoders.values.col(encoders.column("q.l_elbow")).array();
+  EXPECT_EQ(q_truth.maxCoeff(), q_truth.minCoeff());
+  const double error = (q_encoder - q_truth(0)).abs().maxCoeff();
+  EXPECT_GT(error, 1e-5);  // not the exact lock value
+  EXPECT_LT(error, 2e-3);  // half the 1.7 mrad backlash plus the resolution
 }
 
 TEST(Walk, BadRequestsFailBeforeRunning) {

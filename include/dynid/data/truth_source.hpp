@@ -4,8 +4,9 @@
 // 003) and as the reference the sensor path is measured against. Reads one row at a time.
 //
 // The model may have locked joints (model/lock_joints.hpp): channels are matched by name, and the
-// recorded position of every locked joint must stay within `lock_tolerance` of its lock (servos
-// holding a joint give a little: about 1 mrad in the walk).
+// recorded position of every locked joint must stay within `lock_tolerance` of its lock (a servo
+// holding a joint gives a little, ~1 mrad in a walk; `simulate` welds locked joints, which stay
+// exactly at their lock).
 
 #include <memory>
 

@@ -1,10 +1,11 @@
 #pragma once
 // Physically consistent inertial parameters (paper 004 III-B; Wensing, Kim & Slotine 2017; Rucker &
 // Wensing 2022). Least squares can return a negative mass or an impossible inertia for a link the
-// data barely excite. Parametrizing each link by the log-Cholesky factor of its pseudo-inertia,
+// data barely excite. The estimate constrains every link's pseudo-inertia to be positive definite
+// (fit_physically_consistent). The log-Cholesky factor of the pseudo-inertia,
 //   J = U U^T,  U = e^alpha [[e^d1, s12, s13, t1], [0, e^d2, s23, t2], [0, 0, e^d3, t3], [0, 0, 0, 1]],
-// makes every estimate a realizable rigid body (J positive definite) while the fit stays an
-// unconstrained nonlinear least-squares problem.
+// parametrizes exactly the realizable rigid bodies (J positive definite); dynid uses it to test and
+// convert parameters.
 
 #include "dynid/spatial/inertia.hpp"
 
@@ -18,24 +19,28 @@ Vector10 parameters_from_log_cholesky(const Vector10& theta);
 Vector10 log_cholesky_from_parameters(const Vector10& pi);
 
 struct ConsistentFitOptions {
-  /// Weight of the pull toward the prior in log-Cholesky coordinates, relative to the data scale
-  /// (||z||^2 per parameter): keeps directions the data cannot see (non-base combinations) at the
-  /// prior and bodies away from degenerate shapes.
-  double prior_weight = 1e-4;
-  int max_iterations = 200;
-  double tolerance = 1e-12;  ///< relative cost decrease that ends the iterations
+  /// Weight of the pull toward the prior, relative to the data scale (||z||^2 per parameter), on
+  /// parameters scaled per body (mass, mass x gyration radius, mass x gyration radius^2): settles
+  /// the directions the data cannot see (non-base combinations) at the prior. Small, so that it
+  /// does not bias what the data do see (docs/identification.md, "Physically consistent estimate").
+  double prior_weight = 1e-10;
+  int max_iterations = 200;  ///< Newton iterations per barrier step at most
+  double tolerance = 1e-12;  ///< ends when the barrier's duality-gap bound is this part of the cost
 };
 
 struct ConsistentFit {
-  VectorX pi;  ///< stacked standard parameters, every body physically consistent
+  VectorX pi;  ///< stacked standard parameters, every body physically consistent (J_b > 0)
   bool converged = false;
-  int iterations = 0;
+  int iterations = 0;       ///< Newton iterations over all barrier steps
   double data_cost = 0.0;   ///< ||R K pi - z||^2
-  double prior_cost = 0.0;  ///< weighted ||theta - theta_prior||^2 (log-Cholesky coordinates)
+  double prior_cost = 0.0;  ///< the weighted pull toward the prior at the solution
 };
 
-/// Minimizes ||R K pi - z||^2 + w ||theta(pi) - theta(pi_prior)||^2 over physically consistent pi (one body per 10
-/// entries), starting from the prior, by Levenberg-Marquardt on the log-Cholesky parameters.
+/// Minimizes ||R K pi - z||^2 + w ||S^-1 (pi - pi_prior)||^2 subject to every body's pseudo-inertia
+/// J_b(pi) positive definite (one body per 10 entries). The constraints are linear matrix
+/// inequalities (Wensing, Kim & Slotine 2017), so the problem is convex: a log-det barrier
+/// (interior point, Newton steps, barrier parameter driven to zero) finds its global minimum from the
+/// prior, with no local minima and no slow crawl along curved valleys.
 /// R, z: the least-squares factor of the base-parameter problem (StreamingLeastSquares), K: base
 /// parameters from standard ones (BaseParameters::K). pi_prior must be physically consistent.
 ConsistentFit fit_physically_consistent(const MatrixX& R, const VectorX& z, const MatrixX& K, const VectorX& pi_prior,

@@ -22,7 +22,7 @@ struct ScenarioOptions {
   int static_pose_count = 172;   ///< paper 000
   int walk_steps = 10;           ///< walk: steps, the closing step included
   double walk_speed_mps = 0.2;   ///< walk: mean forward speed [m/s]
-  bool lock_upper_body = false;  ///< walk: joints off the legs held at their neutral value (no arm swing)
+  bool lock_upper_body = false;  ///< walk: joints off the legs welded at their neutral value (no arm swing)
   /// Main-controller (field-bus) rate [Hz]: references sent and sensors read this often, held in
   /// between; the servos' PD loops run at the physics rate (1 kHz). Must divide 1000 Hz.
   double bus_rate_hz = 125.0;

@@ -28,6 +28,9 @@ struct SceneSpec {
   /// Per body (Model::bodies index): joint damping MuJoCo applies implicitly [N m s/rad]. The
   /// servos' derivative action lives here, so stiff servos stay stable at a 1 ms step.
   std::vector<double> joint_damping;
+  /// Joints held rigidly at a value (locked joints, e.g. `walk --lock-upper-body`): MuJoCo gets no
+  /// joint there, so they move neither by servo error nor by chatter (sim/mjcf_export.hpp).
+  std::vector<MjcfWeld> welds;
 };
 
 /// Two 0.9 x 0.6 m plates side by side (left at +y, right at -y), as in a gait lab.

@@ -7,6 +7,10 @@
 // and contact forces for the applied torques at the current state) and integrate() (semi-implicit
 // Euler), so that q, v, a and the contact wrenches read between the two satisfy the equations of
 // motion exactly: rnea(q, v, a, contact wrenches) = applied torques.
+//
+// Joints the scene welds (SceneSpec::welds) are absent from MuJoCo: dynid's q, v, a keep their
+// full size, with the lock value, zero velocity and zero acceleration at those joints, and the
+// torques passed for them are ignored (nothing actuates a weld).
 
 #include <memory>
 #include <string>
@@ -47,7 +51,8 @@ class Simulation {
 
   /// Joint torques acting on the links at the last forward() (dim nv): the applied actuator torque
   /// plus the joint damping minus what accelerating the rotor took (armature * a). A joint torque sensor at the joint
-  /// output reads this; rnea of the links gives it back.
+  /// output reads this; rnea of the links gives it back. At a welded joint: the torque the weld
+  /// carries, from MuJoCo's interaction force between the body and its parent.
   const VectorX& link_torques() const { return link_tau_; }
 
   /// Wrench the environment applies to each body at the last forward(): world axes, about the world
@@ -60,6 +65,9 @@ class Simulation {
   /// Number of active contact points at the last forward().
   int active_contacts() const { return active_contacts_; }
 
+  /// Whether the joint of dynid body `body` is welded (absent from MuJoCo).
+  bool welded(int body) const { return weld_body_id_[static_cast<std::size_t>(body)] >= 0; }
+
   const Model& model() const { return model_; }
   const std::string& mjcf() const { return mjcf_; }
 
@@ -68,12 +76,16 @@ class Simulation {
     int body, qadr, dadr;
   };
   void read_state();
+  /// Torques the welds carry (link_tau_ at welded joints), from mj_rnePostConstraint.
+  void read_weld_torques();
 
   Model model_;
   std::string mjcf_;
   mjModel_* m_ = nullptr;
   mjData_* d_ = nullptr;
   std::vector<JointAddress> joints_;
+  std::vector<MjcfWeld> welds_;
+  std::vector<int> weld_body_id_;  // per dynid body: MuJoCo body id when its joint is welded, else -1
   std::vector<int> geom_body_;     // per MuJoCo geom: dynid body or -1
   std::vector<int> geom_contact_;  // per MuJoCo geom: sidecar contact index or -1
   std::vector<int> geom_plate_;    // per MuJoCo geom: plate index or -1
