@@ -9,9 +9,10 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
-#include <sstream>
+#include <utility>
 
 #include "commands.hpp"
+#include "dynid/core/number_format.hpp"
 #include "dynid/ident/inertial_identification.hpp"
 #include "dynid/ident/static_pipeline.hpp"
 #include "dynid/model/robot.hpp"
@@ -30,12 +31,6 @@ struct DemoArgs {
   unsigned seed = 1;
   bool quiet = false;
 };
-
-std::string fixed(double v, int digits) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(digits) << v;
-  return s.str();
-}
 
 /// Simulates one scenario into DIR, with a progress line per 10 %.
 ScenarioSummary simulate(const Robot& robot, ScenarioOptions options, const DemoArgs& args) {
@@ -77,14 +72,15 @@ void inertial_stage(const DemoArgs& args) {
   const InertialIdentificationResult r = run_inertial_identification(options);
 
   std::cout << "\nInertial identification, kid-size humanoid (" << r.base.num_base() << " base parameters, "
-            << r.samples << " samples of " << fixed(sim.duration_s, 1) << " s walking, foot F/T + IMU + encoders)\n";
+            << r.samples << " samples of " << format_fixed(sim.duration_s, 1)
+            << " s walking, foot F/T + IMU + encoders)\n";
   std::cout << "                          nominal   identified   true\n";
-  std::cout << "  total mass [kg]       " << std::setw(9) << fixed(r.nominal_total_mass, 3) << std::setw(13)
-            << fixed(r.total_mass, 3) << std::setw(7) << fixed(sim.true_total_mass, 3) << "\n";
-  std::cout << "  base force RMS [N]    " << std::setw(9) << fixed(r.nominal_rms.force, 3) << std::setw(13)
-            << fixed(r.identified_rms.force, 3) << "   (held-out motion)\n";
-  std::cout << "  base moment RMS [N m] " << std::setw(9) << fixed(r.nominal_rms.moment, 3) << std::setw(13)
-            << fixed(r.identified_rms.moment, 3) << "\n";
+  std::cout << "  total mass [kg]       " << std::setw(9) << format_fixed(r.nominal_total_mass, 3) << std::setw(13)
+            << format_fixed(r.total_mass, 3) << std::setw(7) << format_fixed(sim.true_total_mass, 3) << "\n";
+  std::cout << "  base force RMS [N]    " << std::setw(9) << format_fixed(r.nominal_rms.force, 3) << std::setw(13)
+            << format_fixed(r.identified_rms.force, 3) << "   (held-out motion)\n";
+  std::cout << "  base moment RMS [N m] " << std::setw(9) << format_fixed(r.nominal_rms.moment, 3) << std::setw(13)
+            << format_fixed(r.identified_rms.moment, 3) << "\n";
   std::cout << "  physically consistent: " << (r.physically_consistent ? "yes, every link" : "no") << "\n";
   std::cout << "  report: " << fs::absolute(options.out_dir + "/report.html").string() << "\n";
 }
@@ -107,26 +103,34 @@ void static_stage(const DemoArgs& args) {
   options.truth_urdf = poses.out_dir + "/truth.urdf";
   const std::string out = args.out + "/adult_static";
   if (!args.quiet)
-    std::cerr << "identify static adult_humanoid " << poses.out_dir << " --total-mass " << fixed(options.total_mass, 3)
-              << " --validate " << squat.out_dir << " -> " << out << "\n";
+    std::cerr << "identify static adult_humanoid " << poses.out_dir << " --total-mass "
+              << format_fixed(options.total_mass, 3) << " --validate " << squat.out_dir << " -> " << out << "\n";
   const StaticPipelineResult r = run_static_identification(adult, poses.out_dir, options);
   write_static_identification(r, adult, out);
 
   const nlohmann::json& s = r.summary;
   const auto gcom = [&](const char* model) {
-    return fixed(s["gcom_error_mm"][model]["heldout"]["mean"].get<double>(), 2);
+    return format_fixed(s["gcom_error_mm"][model]["heldout"]["mean"].get<double>(), 2);
   };
-  const auto fz = [&](const char* model) { return fixed(s["residual_wrench"][model]["mean_abs"][5].get<double>(), 1); };
+  // Mean |residual| on the squat, row k of [Tx Ty Tz Fx Fy Fz]; the true model's is the method's floor.
+  const auto residual = [&](const char* model, int k) {
+    return format_fixed(s["residual_wrench"][model]["mean_abs"][static_cast<std::size_t>(k)].get<double>(),
+                        k == 5 ? 1 : 2);
+  };
   std::cout << "\nStatic identification, adult humanoid (" << s["poses"]["fit"] << " poses fitted, "
             << s["poses"]["heldout"] << " held out; markers + force plates)\n";
   std::cout << "                              nominal   identified   true\n";
-  std::cout << "  total mass [kg]           " << std::setw(9) << fixed(s["total_mass"]["nominal"].get<double>(), 3)
-            << std::setw(13) << fixed(s["total_mass"]["identified"].get<double>(), 3) << std::setw(7)
-            << fixed(sim.true_total_mass, 3) << "\n";
+  std::cout << "  total mass [kg]           " << std::setw(9)
+            << format_fixed(s["total_mass"]["nominal"].get<double>(), 3) << std::setw(13)
+            << format_fixed(s["total_mass"]["identified"].get<double>(), 3) << std::setw(7)
+            << format_fixed(sim.true_total_mass, 3) << "\n";
   std::cout << "  held-out GCOM error [mm]  " << std::setw(9) << gcom("nominal") << std::setw(13) << gcom("identified")
             << "   (mean)\n";
-  std::cout << "  squat residual |Fz| [N]   " << std::setw(9) << fz("nominal") << std::setw(13) << fz("identified")
-            << "   (mean)\n";
+  const std::pair<const char*, int> rows[] = {
+      {"  squat residual |Fz| [N]   ", 5}, {"  squat residual |Tx| [N m] ", 0}, {"  squat residual |Ty| [N m] ", 1}};
+  for (const auto& [label, k] : rows)
+    std::cout << label << std::setw(9) << residual("nominal", k) << std::setw(13) << residual("identified", k)
+              << std::setw(7) << residual("truth", k) << "   (mean)\n";
   std::cout << "  report: " << fs::absolute(out + "/report.html").string() << "\n";
 }
 

@@ -18,7 +18,7 @@ struct IdentifyStaticArgs {
 };
 
 std::string mm(const nlohmann::json& e) {
-  return e["mean"].is_null() ? "-" : format_exact(std::round(e["mean"].get<double>() * 1000.0) / 1000.0) + " mm";
+  return e["mean"].is_null() ? "-" : format_fixed(e["mean"].get<double>(), 3) + " mm";
 }
 
 int run(IdentifyStaticArgs a) {
@@ -35,8 +35,8 @@ int run(IdentifyStaticArgs a) {
             << mm(s["gcom_error_mm"]["identified"]["heldout"]) << " (identified); total mass "
             << format_exact(s["total_mass"]["identified"].get<double>()) << " kg";
   if (r.validated)
-    std::cout << "; validation |Fz| " << format_exact(std::round(r.residual_nominal.mean_abs[5] * 100.0) / 100.0)
-              << " -> " << format_exact(std::round(r.residual_identified.mean_abs[5] * 100.0) / 100.0) << " N";
+    std::cout << "; validation |Fz| " << format_fixed(r.residual_nominal.mean_abs[5], 2) << " -> "
+              << format_fixed(r.residual_identified.mean_abs[5], 2) << " N";
   std::cout << " -> " << a.out << "\n";
   return 0;
 }

@@ -61,6 +61,15 @@ DatasetInfo read_dataset_info(const std::string& path) {
       plate.origin = Vector3(o[0], o[1], o[2]);
       info.force_plates.push_back(plate);
     }
+    for (const auto& s : j.value("segments", nlohmann::json::array())) {
+      TimeSegment seg;
+      seg.label = s.value("label", std::string());
+      seg.category = s.value("category", std::string());
+      seg.start = s.at("start").get<double>();
+      seg.end = s.at("end").get<double>();
+      if (!(seg.end > seg.start)) throw std::runtime_error("segment '" + seg.label + "' ends before it starts");
+      info.segments.push_back(seg);
+    }
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(where + ": " + e.what());
   } catch (const std::runtime_error& e) {

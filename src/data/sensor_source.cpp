@@ -161,6 +161,24 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
     }
   }
 
+  // Joint torque sensors (the `torques` stream), filtered like the other streams; NaN where a joint
+  // has none. Sensor sigma: docs/scenarios.md (0.15 N m, strain-gauge class).
+  Eigen::MatrixXd joint_tau = Eigen::MatrixXd::Constant(model.nv, n, std::numeric_limits<double>::quiet_NaN());
+  if (dataset.has_stream("torques")) {
+    const CsvStream torques = read_csv_stream(dataset.stream("torques").file);
+    const IirFilter f = butterworth_lowpass(options.filter_order, options.cutoff_hz, dataset.stream("torques").rate_hz);
+    std::vector<std::string> names;
+    std::vector<int> rows;
+    for (std::size_t c = 1; c < torques.header.size(); ++c)
+      if (const auto b = model.find_joint(torques.header[c].substr(4)); b && torques.header[c].rfind("tau.", 0) == 0) {
+        names.push_back(torques.header[c]);
+        rows.push_back(model.bodies[static_cast<std::size_t>(*b)].idx_v);
+      }
+    const Eigen::MatrixXd values = resampled(torques, names, f, times);
+    for (std::size_t i = 0; i < rows.size(); ++i) joint_tau.row(rows[i]) = values.row(static_cast<Eigen::Index>(i));
+    noise_.torque = 0.15;
+  }
+
   // Base pose from the anchored stance contact.
   std::vector<int> contact_frame(nc);
   for (std::size_t c = 0; c < nc; ++c) contact_frame[c] = model.frame_index(sidecar.contacts[c].name);
@@ -326,13 +344,14 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
     s.a << Rk.transpose() * pdd.col(k) - w.cross(vlin), alpha.col(k),
         (qj.col(k + 1) - 2 * qj.col(k) + qj.col(k - 1)) / (dt * dt);
     s.contact_wrenches = wrench_world[static_cast<std::size_t>(k)];
-    s.joint_torques = VectorX::Constant(model.nv, std::numeric_limits<double>::quiet_NaN());
+    s.joint_torques = joint_tau.col(k);
     samples_.push_back(std::move(s));
   }
   if (samples_.empty()) throw std::runtime_error(dataset.directory + ": no sensor samples in the chosen time window");
   description_ = "sensors of " + dataset.directory + " (encoders " + std::to_string(static_cast<int>(rate)) +
                  " Hz, low-pass " + std::to_string(options.cutoff_hz).substr(0, 4) + " Hz, wrenches from " +
-                 wrench_source + (gyro.size() > 0 ? ", gyro" : "") + (accel.size() > 0 ? ", accelerometer" : "") + ")";
+                 wrench_source + (gyro.size() > 0 ? ", gyro" : "") + (accel.size() > 0 ? ", accelerometer" : "") +
+                 (dataset.has_stream("torques") ? ", joint torques" : "") + ")";
 }
 
 }  // namespace dynid

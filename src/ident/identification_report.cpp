@@ -34,6 +34,8 @@ void write_identification_report(const InertialIdentificationResult& r, const st
   rms.rows.push_back({"base moment [N m]", number(r.nominal_rms.moment), number(r.identified_rms.moment)});
   rms.rows.push_back(
       {"joint torque [N m]", optional_number(r.nominal_rms.torque), optional_number(r.identified_rms.torque)});
+  rms.rows.push_back({"projected force (contact forces projected out)", optional_number(r.nominal_rms.projected),
+                      optional_number(r.identified_rms.projected)});
   rms.rows.push_back({"total mass [kg]", number(r.nominal_total_mass), number(r.total_mass)});
   report.table(rms);
   BarPlot bars;
@@ -46,6 +48,11 @@ void write_identification_report(const InertialIdentificationResult& r, const st
     bars.categories.push_back("joint torque [N m]");
     bars.values[0].push_back(*r.nominal_rms.torque);
     bars.values[1].push_back(*r.identified_rms.torque);
+  }
+  if (r.nominal_rms.projected && r.identified_rms.projected) {
+    bars.categories.push_back("projected force");
+    bars.values[0].push_back(*r.nominal_rms.projected);
+    bars.values[1].push_back(*r.identified_rms.projected);
   }
   report.bars(bars);
 

@@ -13,6 +13,7 @@
 #include "dynid/ident/identification_report.hpp"
 #include "dynid/ident/identification_rows.hpp"
 #include "dynid/ident/physical_consistency.hpp"
+#include "dynid/ident/sensor_projection.hpp"
 #include "dynid/ident/streaming_least_squares.hpp"
 #include "dynid/model/robot.hpp"
 #include "dynid/model/urdf_writer.hpp"
@@ -48,9 +49,15 @@ std::pair<double, double> source_time_range(const InertialIdentificationOptions&
 }
 
 struct RmsAccumulator {
-  double force2 = 0.0, moment2 = 0.0, torque2 = 0.0;
-  long samples = 0, torque_count = 0;
-  void add(const VectorX& residual, bool floating) {
+  double force2 = 0.0, moment2 = 0.0, torque2 = 0.0, projected2 = 0.0;
+  long samples = 0, torque_count = 0, projected_count = 0, projected_samples = 0;
+  /// `projector`: V_c^T of the contacts, or empty when a joint torque is not measured.
+  void add(const VectorX& residual, bool floating, const MatrixX& projector) {
+    if (projector.size() > 0) {
+      projected2 += (projector * residual).squaredNorm();
+      projected_count += projector.rows();
+      ++projected_samples;
+    }
     const int j0 = floating ? 6 : 0;
     if (floating) {
       force2 += residual.head<3>().squaredNorm();
@@ -69,6 +76,8 @@ struct RmsAccumulator {
     r.force = std::sqrt(force2 / static_cast<double>(samples));
     r.moment = std::sqrt(moment2 / static_cast<double>(samples));
     if (torque_count > 0) r.torque = std::sqrt(torque2 / static_cast<double>(torque_count));
+    if (projected_samples == samples && projected_count > 0)
+      r.projected = std::sqrt(projected2 / static_cast<double>(projected_count));
     return r;
   }
 };
@@ -181,7 +190,6 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   std::optional<VectorX> fixed_part;  // the kept masses and first moments, zero elsewhere
   std::vector<int> free_params;
   if (!o.fix_mass_com.empty()) {
-    if (o.consistent) throw std::invalid_argument("--fix-mass-com and --consistent cannot be combined yet");
     UrdfReadOptions ro;
     ro.floating_base = robot.model.floating_base;
     Model fixed = read_urdf_file(resolve_model_path(o.fix_mass_com), ro);
@@ -244,6 +252,29 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   if (fixed_part) {
     r.standard_parameters = *fixed_part;
     for (int k = 0; k < nx; ++k) r.standard_parameters[free_params[static_cast<std::size_t>(k)]] = sol.x[k];
+    if (o.consistent) {
+      // Start: the kept masses and COMs with the nominal rotational inertias about each COM (a real
+      // body whenever the nominal one is), then only the rotational inertias move.
+      VectorX start = *fixed_part;
+      ConsistentFitOptions fit_options = o.consistent_fit;
+      fit_options.fixed.assign(static_cast<std::size_t>(start.size()), false);
+      for (int b = 0; b < start.size() / 10; ++b) {
+        const Inertia nominal = Inertia::from_parameters(pi_nominal.segment<10>(10 * b));
+        const double m = start[10 * b];
+        if (!(m > 0.0))
+          throw std::runtime_error(o.fix_mass_com + ": " + base.parameter_names[static_cast<std::size_t>(10 * b)] +
+                                   " is not positive; --consistent needs every body real");
+        start.segment<10>(10 * b) =
+            Inertia::from_com(m, start.segment<3>(10 * b + 1) / m, nominal.inertia_com()).to_parameters();
+        start.segment<4>(10 * b) = fixed_part->segment<4>(10 * b);  // exactly the kept values
+        for (int k = 0; k < 4; ++k) fit_options.fixed[static_cast<std::size_t>(10 * b + k)] = true;
+      }
+      MatrixX select = MatrixX::Zero(nx, start.size());
+      for (int k = 0; k < nx; ++k) select(k, free_params[static_cast<std::size_t>(k)]) = 1.0;
+      r.consistent_fit =
+          fit_physically_consistent(ls.information_factor(), ls.factor_rhs(), select, start, fit_options);
+      r.standard_parameters = r.consistent_fit->pi;
+    }
     r.base_values = K * r.standard_parameters;
     // Standard deviations of the base parameters from the covariance of the free parameters.
     const MatrixX R = ls.information_factor();
@@ -261,6 +292,8 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
       const VectorX z = ls.factor_rhs();
       r.consistent_fit = fit_physically_consistent(R, z, K, pi_nominal, o.consistent_fit);
       r.standard_parameters = r.consistent_fit->pi;
+      // Reported base parameters (and their error against the truth) are the consistent model's.
+      r.base_values = K * r.standard_parameters;
     } else {
       r.standard_parameters =
           pi_nominal + K.transpose() * (K * K.transpose()).ldlt().solve(r.base_values - K * pi_nominal);
@@ -298,6 +331,12 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   auto validation = make_source(o, model, sidecar, validation_set, validation_window);
   IdentificationRows vrows(model, sidecar, base, set, validation->noise());
   RmsAccumulator acc_nominal, acc_identified, acc_truth;
+  // Projection that removes every contact force (the `joints` set), for the projected RMS.
+  const SensorSet contacts_unmeasured = parse_sensor_set(model, sidecar, "joints");
+  std::vector<int> contact_frames;
+  for (const ContactSurface& c : sidecar.contacts) contact_frames.push_back(model.frame_index(c.name));
+  Data projection_data(model);
+  MatrixX contact_projector;
   const long vexpected = std::max(1L, validation->size_hint());
   const long stride = std::max(1L, vexpected / 2000);
   const int j0 = model.floating_base ? 6 : 0;
@@ -315,9 +354,12 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
     const VectorX& f = vrows.generalized_forces();
     const VectorX pred_nominal = vrows.regressor() * pi_nominal;
     const VectorX pred_identified = vrows.regressor() * r.standard_parameters;
-    acc_nominal.add(pred_nominal - f, model.floating_base);
-    acc_identified.add(pred_identified - f, model.floating_base);
-    if (pi_truth) acc_truth.add(vrows.regressor() * *pi_truth - f, model.floating_base);
+    contact_projector.resize(0, 0);
+    if (f.allFinite())
+      contact_projector = project_sensors(model, projection_data, s.q, contacts_unmeasured, contact_frames).projector;
+    acc_nominal.add(pred_nominal - f, model.floating_base, contact_projector);
+    acc_identified.add(pred_identified - f, model.floating_base, contact_projector);
+    if (pi_truth) acc_truth.add(vrows.regressor() * *pi_truth - f, model.floating_base, contact_projector);
     if (r.validation_samples++ % stride == 0) {
       r.series.time.push_back(s.time);
       if (model.floating_base) {
@@ -374,12 +416,16 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   v["wrench_rms"] = rms_json(r.nominal_rms.force, r.identified_rms.force);
   v["moment_rms"] = rms_json(r.nominal_rms.moment, r.identified_rms.moment);
   v["torque_rms"] = rms_json(r.nominal_rms.torque, r.identified_rms.torque);
+  v["projected_rms"] = rms_json(r.nominal_rms.projected, r.identified_rms.projected);
   if (r.truth_rms) {  // the floor: what the data's own errors leave with the true inertias
     v["wrench_rms"]["truth"] = r.truth_rms->force;
     v["moment_rms"]["truth"] = r.truth_rms->moment;
     v["torque_rms"]["truth"] = r.truth_rms->torque ? json(*r.truth_rms->torque) : json(nullptr);
+    v["projected_rms"]["truth"] = r.truth_rms->projected ? json(*r.truth_rms->projected) : json(nullptr);
   }
-  v["units"] = "wrench_rms: base force [N]; moment_rms: base moment [N m]; torque_rms: joint torque [N m]";
+  v["units"] =
+      "wrench_rms: base force [N]; moment_rms: base moment [N m]; torque_rms: joint torque [N m]; projected_rms: "
+      "generalized force in the null space of the contact Jacobians (contact forces projected out)";
   j["validation"] = v;
   if (r.base_param_max_rel_error) {
     j["base_param_max_rel_error"] = *r.base_param_max_rel_error;

@@ -88,6 +88,9 @@ ConsistentFit fit_physically_consistent(const MatrixX& R, const VectorX& z, cons
   if (n % 10 != 0 || K.cols() != n || R.cols() != K.rows() || z.size() != R.rows())
     throw std::invalid_argument("consistent fit: sizes of R, z, K and the prior do not match");
   const int bodies = static_cast<int>(n / 10);
+  if (!options.fixed.empty() && options.fixed.size() != static_cast<std::size_t>(n))
+    throw std::invalid_argument("consistent fit: the fixed-parameter mask has the wrong size");
+  auto is_fixed = [&](Eigen::Index i) { return !options.fixed.empty() && options.fixed[static_cast<std::size_t>(i)]; };
   const std::array<Matrix4, 10> E = pseudo_inertia_basis();
   auto pseudo = [&](const VectorX& pi, int b) {
     Matrix4 J = Matrix4::Zero();
@@ -98,6 +101,12 @@ ConsistentFit fit_physically_consistent(const MatrixX& R, const VectorX& z, cons
     if (Eigen::LLT<Matrix4>(pseudo(pi_prior, b)).info() != Eigen::Success)
       throw std::invalid_argument("consistent fit: the prior's body " + std::to_string(b) +
                                   " is not physically consistent");
+
+  // Every body keeps a sliver of its prior's shape, J_b - delta J_b,prior > 0 (delta = 1e-6): the
+  // optimum may lie on the boundary (a direction the data do not see, pulled toward an impossible
+  // combination), and a body exactly on it is a lamina that no consistency test accepts.
+  std::vector<Matrix4> margin(static_cast<std::size_t>(bodies));
+  for (int b = 0; b < bodies; ++b) margin[static_cast<std::size_t>(b)] = 1e-6 * pseudo(pi_prior, b);
 
   // Convex problem (Wensing, Kim & Slotine 2017: the pseudo-inertias are linear in pi, so
   // "every body real" is a set of linear matrix inequalities):
@@ -121,7 +130,7 @@ ConsistentFit fit_physically_consistent(const MatrixX& R, const VectorX& z, cons
   auto barrier = [&](const VectorX& pi) {
     double sum = 0.0;
     for (int b = 0; b < bodies; ++b) {
-      Eigen::LLT<Matrix4> llt(pseudo(pi, b));
+      Eigen::LLT<Matrix4> llt(pseudo(pi, b) - margin[static_cast<std::size_t>(b)]);
       if (llt.info() != Eigen::Success) return std::numeric_limits<double>::infinity();
       const Eigen::Vector4d diag = Matrix4(llt.matrixL()).diagonal();
       if (!(diag.minCoeff() > 0.0)) return std::numeric_limits<double>::infinity();
@@ -145,7 +154,7 @@ ConsistentFit fit_physically_consistent(const MatrixX& R, const VectorX& z, cons
       H.diagonal() += 2.0 * weight;
       g = 2.0 * (AtA * pi - Atz) + 2.0 * weight.cwiseProduct(pi - pi_prior);
       for (int b = 0; b < bodies; ++b) {
-        const Matrix4 Jinv = pseudo(pi, b).inverse();
+        const Matrix4 Jinv = (pseudo(pi, b) - margin[static_cast<std::size_t>(b)]).inverse();
         std::array<Matrix4, 10> JE;
         for (int k = 0; k < 10; ++k) JE[static_cast<std::size_t>(k)] = Jinv * E[static_cast<std::size_t>(k)];
         for (int k = 0; k < 10; ++k) {
@@ -155,6 +164,13 @@ ConsistentFit fit_physically_consistent(const MatrixX& R, const VectorX& z, cons
                 mu * (JE[static_cast<std::size_t>(k)] * JE[static_cast<std::size_t>(l)]).trace();
         }
       }
+      for (Eigen::Index i = 0; i < n; ++i)
+        if (is_fixed(i)) {  // no step: a unit row and column, no gradient
+          H.row(i).setZero();
+          H.col(i).setZero();
+          H(i, i) = 1.0;
+          g[i] = 0.0;
+        }
       // Jacobi scaling: masses, first moments and inertias differ by orders of magnitude.
       const VectorX d = H.diagonal().cwiseMax(1e-300).cwiseSqrt().cwiseInverse();
       const MatrixX Hs = d.asDiagonal() * H * d.asDiagonal();

@@ -15,7 +15,7 @@ double mean_vertical_force(const LabRecording& rec, double t0, double t1) {
   int n = 0;
   for (auto it = lo; it != hi; ++it) {
     const Eigen::Index k = it - rec.plate_time.begin();
-    for (std::size_t p = 0; p < rec.plate_names.size(); ++p)
+    for (std::size_t p = 0; p < rec.dataset.force_plates.size(); ++p)
       sum += rec.plate_wrench(6 * static_cast<Eigen::Index>(p) + 2, k);
     ++n;
   }
@@ -27,7 +27,7 @@ double mean_vertical_force(const LabRecording& rec, double t0, double t1) {
 std::vector<SettledWindow> detect_settled_windows(const LabRecording& rec, const SettledWindowOptions& o) {
   const MarkerTrajectories& mk = rec.markers;
   const Eigen::Index frames = mk.frame_count();
-  if (frames < 3) throw std::runtime_error(rec.directory + ": settled windows need marker frames");
+  if (frames < 3) throw std::runtime_error(rec.dataset.directory + ": settled windows need marker frames");
   // Nominal frame period: the median spacing.
   std::vector<double> dts;
   for (Eigen::Index f = 1; f < frames; ++f) dts.push_back(mk.time[f] - mk.time[f - 1]);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 
 #include "dynid/core/atomic_file.hpp"
@@ -59,7 +60,7 @@ void encoder_joints_into(const Model& model, const LabRecording& rec, double t0,
       ++n;
     }
   if (n == 0)
-    throw std::runtime_error(rec.directory + ": no encoder samples between " + std::to_string(t0) + " and " +
+    throw std::runtime_error(rec.dataset.directory + ": no encoder samples between " + std::to_string(t0) + " and " +
                              std::to_string(t1) + " s");
   for (std::size_t c = 0; c < cols.size(); ++c)
     if (cols[c] >= 0) q[cols[c]] = sum[static_cast<Eigen::Index>(c)] / n;
@@ -81,20 +82,23 @@ void encoder_joints_at(const Model& model, const LabRecording& rec, double t, Ve
 }
 
 void require_markers_and_plates(const LabRecording& rec, bool encoders) {
-  if (rec.markers.frame_count() == 0) throw std::runtime_error(rec.directory + ": the data set has no markers stream");
-  if (rec.plate_time.empty()) throw std::runtime_error(rec.directory + ": the data set has no plates stream");
+  if (rec.markers.frame_count() == 0)
+    throw std::runtime_error(rec.dataset.directory + ": the data set has no markers stream");
+  if (rec.plate_time.empty()) throw std::runtime_error(rec.dataset.directory + ": the data set has no plates stream");
   if (encoders && rec.encoder_time.empty())
-    throw std::runtime_error(rec.directory + ": --pose-source encoders needs an encoders stream");
+    throw std::runtime_error(rec.dataset.directory + ": --pose-source encoders needs an encoders stream");
 }
 
 double ground_height(const LabRecording& rec) {
   double h = 0.0;
-  for (const Vector3& o : rec.plate_origins) h += o.z();
-  return h / static_cast<double>(rec.plate_origins.size());
+  for (const ForcePlateInfo& p : rec.dataset.force_plates) h += p.origin.z();
+  return h / static_cast<double>(rec.dataset.force_plates.size());
 }
 
 // Residual base wrench of the validation motion for the nominal and the identified model.
-void validate(const Robot& robot, const Model& identified, const StaticPipelineOptions& options,
+// With the true model (a simulation's truth.urdf) also its residual: what the pipeline itself leaves
+// (marker noise through IK and two derivatives, the filter, plate noise), the floor of the method.
+void validate(const Robot& robot, const Model& identified, const Model* truth, const StaticPipelineOptions& options,
               StaticPipelineResult& out) {
   const Model& model = robot.model;
   const LabRecording rec = read_lab_recording(options.validate);
@@ -158,6 +162,10 @@ void validate(const Robot& robot, const Model& identified, const StaticPipelineO
   if (kept.time.empty()) throw std::runtime_error(options.validate + ": the validation motion is too short");
   out.residual_nominal = residual_base_wrench(model, kept, reaction);
   out.residual_identified = residual_base_wrench(identified, kept, reaction);
+  if (truth) {
+    out.residual_truth = residual_base_wrench(*truth, kept, reaction);
+    out.validated_truth = true;
+  }
   out.validated = true;
 }
 
@@ -181,17 +189,20 @@ StaticPipelineResult run_static_identification(const Robot& robot, const std::st
     const std::vector<SettledWindow> found = detect_settled_windows(rec);
     int matched = 0;
     for (const SettledWindow& w : found) {
-      const int s = matching_segment(rec.segments, w);
+      const int s = matching_segment(rec.dataset.segments, w);
       if (s >= 0) ++matched;
       spans.push_back(
-          {s >= 0 ? rec.segments[static_cast<std::size_t>(s)].label : "window " + std::to_string(spans.size()), w.start,
-           w.end, w.first_frame, w.last_frame});
+          {s >= 0 ? rec.dataset.segments[static_cast<std::size_t>(s)].label : "window " + std::to_string(spans.size()),
+           w.start, w.end, w.first_frame, w.last_frame});
     }
-    windows_json = {
-        {"source", "detected"}, {"detected", found.size()}, {"segments", rec.segments.size()}, {"matched", matched}};
+    windows_json = {{"source", "detected"},
+                    {"detected", found.size()},
+                    {"segments", rec.dataset.segments.size()},
+                    {"matched", matched}};
   } else {
-    if (rec.segments.empty()) throw std::runtime_error(data + ": --windows segments needs `segments` in dataset.json");
-    for (const TimeSegment& s : rec.segments) {
+    if (rec.dataset.segments.empty())
+      throw std::runtime_error(data + ": --windows segments needs `segments` in dataset.json");
+    for (const TimeSegment& s : rec.dataset.segments) {
       FrameSpan span{s.label, s.start + 0.05, s.end - 0.05, -1, -1};
       for (Eigen::Index f = 0; f < rec.markers.frame_count(); ++f) {
         const double t = rec.markers.time[static_cast<std::size_t>(f)];
@@ -202,7 +213,7 @@ StaticPipelineResult run_static_identification(const Robot& robot, const std::st
       if (span.first < 0) throw std::runtime_error(data + ": segment '" + s.label + "' has no marker frames");
       spans.push_back(span);
     }
-    windows_json = {{"source", "segments"}, {"segments", rec.segments.size()}};
+    windows_json = {{"source", "segments"}, {"segments", rec.dataset.segments.size()}};
   }
   if (spans.size() < 2)
     throw std::runtime_error(data + ": found " + std::to_string(spans.size()) + " static poses; need at least 2");
@@ -273,7 +284,9 @@ StaticPipelineResult run_static_identification(const Robot& robot, const std::st
     out.gcom_error_nominal.push_back(gcom_error(model, p.q, p.cop));
     out.gcom_error_identified.push_back(gcom_error(identified, p.q, p.cop));
   }
-  if (!options.validate.empty()) validate(robot, identified, options, out);
+  std::optional<Robot> truth;
+  if (!options.truth_urdf.empty()) truth = load_robot(options.truth_urdf);
+  if (!options.validate.empty()) validate(robot, identified, truth ? &truth->model : nullptr, options, out);
 
   // Summary.
   auto split = [&](const std::vector<double>& e, bool heldout) {
@@ -300,8 +313,6 @@ StaticPipelineResult run_static_identification(const Robot& robot, const std::st
                          {{"fit", stats_mm(split(out.gcom_error_identified, false))},
                           {"heldout", stats_mm(split(out.gcom_error_identified, true))}}}};
   s["ik_marker_rms_mm"] = stats_mm(out.ik_rms);
-  std::optional<Robot> truth;
-  if (!options.truth_urdf.empty()) truth = load_robot(options.truth_urdf);
   json segs = json::array();
   double worst_mass_error = 0.0;
   for (const SegmentEstimate& e : out.identification.segments) {
@@ -351,6 +362,9 @@ StaticPipelineResult run_static_identification(const Robot& robot, const std::st
         {"nominal", {{"mean_abs", vec6(out.residual_nominal.mean_abs)}, {"std", vec6(out.residual_nominal.std_abs)}}},
         {"identified",
          {{"mean_abs", vec6(out.residual_identified.mean_abs)}, {"std", vec6(out.residual_identified.std_abs)}}}};
+    if (out.validated_truth)
+      s["residual_wrench"]["truth"] = {{"mean_abs", vec6(out.residual_truth.mean_abs)},
+                                       {"std", vec6(out.residual_truth.std_abs)}};
   }
   out.urdf = write_urdf_inertials(identified, robot.urdf_path).urdf;
   return out;

@@ -2,6 +2,7 @@
 // identified) and fig. 6 (residual base wrench over the validation motion), with the numbers.
 
 #include <cstdio>
+#include <utility>
 
 #include "dynid/ident/static_pipeline.hpp"
 
@@ -95,8 +96,14 @@ std::string static_identification_report(const StaticPipelineResult& r, const Ro
     static const char* const kAxes[6] = {"Tx [N m]", "Ty [N m]", "Tz [N m]", "Fx [N]", "Fy [N]", "Fz [N]"};
     ReportTable w{"Mean [std] of the absolute residual base wrench (paper 000 Table 1)", {"model"}, {}};
     for (const char* a : kAxes) w.header.push_back(a);
-    for (const auto* res : {&r.residual_nominal, &r.residual_identified}) {
-      std::vector<std::string> row{res == &r.residual_nominal ? "nominal" : "identified"};
+    // With --truth also the true model's row: the floor the pipeline leaves with the right model.
+    const std::pair<const char*, const ResidualWrench*> models[] = {
+        {"nominal", &r.residual_nominal},
+        {"identified", &r.residual_identified},
+        {"true model (floor)", r.validated_truth ? &r.residual_truth : nullptr}};
+    for (const auto& [name, res] : models) {
+      if (!res) continue;
+      std::vector<std::string> row{name};
       for (int k = 0; k < 6; ++k) row.push_back(fmt(res->mean_abs[k]) + " [" + fmt(res->std_abs[k]) + "]");
       w.rows.push_back(row);
     }

@@ -32,6 +32,7 @@ MarkerIk::MarkerIk(const Model& model, std::vector<ModelMarker> markers, MarkerI
   H_.setZero(model.nv, model.nv);
   gradient_.setZero(model.nv);
   step_.setZero(model.nv);
+  rhs_.setZero(model.nv);
   q_trial_.setZero(model.nq);
   diag_.setZero(model.nv);
   held_.assign(static_cast<std::size_t>(model.nv), 0);
@@ -53,7 +54,8 @@ void MarkerIk::clamp_to_limits(Eigen::Ref<VectorX> q) const {
 }
 
 // Weighted squared error at q; with `jacobian`, also J, residual and weights at q.
-double MarkerIk::evaluate(const Eigen::Ref<const Eigen::Matrix3Xd>& measured, const VectorX& q, bool jacobian) {
+double MarkerIk::evaluate(const Eigen::Ref<const Eigen::Matrix3Xd>& measured, const Eigen::Ref<const VectorX>& q,
+                          bool jacobian) {
   forward_kinematics(model_, data_, q);
   double cost = 0.0;
   used_ = 0;
@@ -119,11 +121,11 @@ MarkerIkFrame MarkerIk::solve(const Eigen::Ref<const Eigen::Matrix3Xd>& measured
             H_.col(k).setZero();
             H_(k, k) = 1.0;
           }
-        step_ = gradient_;
+        rhs_ = gradient_;
         for (int k = 0; k < model_.nv; ++k)
-          if (held_[static_cast<std::size_t>(k)]) step_[k] = 0.0;
+          if (held_[static_cast<std::size_t>(k)]) rhs_[k] = 0.0;
         ldlt_.compute(H_);
-        ldlt_.solveInPlace(step_);
+        step_ = ldlt_.solve(rhs_);  // into a separate vector: LDLT::solveInPlace makes a temporary
         // Hold joints sitting at a limit that the step pushes further out, then solve again.
         bool newly_held = false;
         if (options_.joint_limits)

@@ -58,6 +58,16 @@ DatasetRecorder::DatasetRecorder(const std::string& out_dir, const Model& truth,
   for (int b : joint_bodies_) enc.push_back({"q." + model_.bodies[static_cast<std::size_t>(b)].joint_name, "rad"});
   add("encoders", enc, rates.encoders_hz, 10);
 
+  // Joint torque sensors: at the encoder rate (the same joint electronics). At a welded joint the
+  // sensor reads the torque the weld carries, as the truth stream's tau does.
+  std::vector<Channel> torques;
+  for (const std::string& j : sidecar_.joint_torque_sensors)
+    if (const auto b = model_.find_joint(j)) {
+      torque_sensor_velocity_.push_back(model_.bodies[static_cast<std::size_t>(*b)].idx_v);
+      torques.push_back({"tau." + j, "N m"});
+    }
+  if (!torques.empty()) add("torques", torques, rates.encoders_hz, 12);  // digits of the truth stream
+
   if (sidecar_.imu || !sidecar_.accelerometers.empty()) {
     std::vector<Channel> imu;
     if (sidecar_.imu) {
@@ -161,6 +171,11 @@ void DatasetRecorder::record(const Simulation& sim, const VectorX& tau, bool wri
         if (noise_.encoder_resolution > 0.0) q = std::round(q / noise_.encoder_resolution) * noise_.encoder_resolution;
         row_.push_back(q);
       }
+    } else if (s.name == "torques") {
+      // What a strain-gauge sensor between gear and link measures: the torque acting on the link
+      // (the truth stream's tau), plus its noise.
+      const VectorX& link_tau = sim.link_torques();
+      for (int k : torque_sensor_velocity_) row_.push_back(link_tau[k] + noise_.joint_torque_sigma * gauss_(rng_));
     } else if (s.name == "imu") {
       kinematics();
       const double root_rate = std::sqrt(s.rate_hz);

@@ -99,7 +99,7 @@ TEST(StaticCli, IdentifyStaticWritesSummaryUrdfAndReport) {
 TEST(StaticCli, ClearErrors) {
   expect_one_line_error(run("ik adult_humanoid /nonexistent/markers.csv --out " + scratch("x.csv")), "no such file");
   expect_one_line_error(run("identify static adult_humanoid /nonexistent --total-mass 70 --out " + scratch("o1")),
-                        "not a data set");
+                        "no such data set");
   expect_one_line_error(
       run("identify static adult_humanoid " + static_data() + " --total-mass 5 --out " + scratch("o2")),
       "differs from the model's");

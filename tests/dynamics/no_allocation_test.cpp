@@ -14,6 +14,7 @@
 #include "dynid/dynamics/rnea.hpp"
 #include "dynid/dynamics/static_regressor.hpp"
 #include "dynid/ident/regressor_row_folder.hpp"
+#include "dynid/mocap/marker_ik.hpp"
 #include "support/test_models.hpp"
 
 namespace {
@@ -105,6 +106,36 @@ TEST(NoAllocation, AddingRegressorRowsPerSample) {
   }
   g_counting = false;
   EXPECT_EQ(g_allocations.load(), 0);
+}
+
+// Marker IK runs per motion-capture frame (thousands per trial): a frame, including rejected steps,
+// joints held at their limits and a missing marker, solves in the IK's own workspace.
+TEST(NoAllocation, MarkerIkSolvePerFrame) {
+  const Model model = test::bundled_robot("adult_humanoid").model;
+  MarkerIk ik(model, model_markers(model));
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  VectorX q_true = model.neutral_configuration();
+  q_true[2] = 0.9;
+  for (std::size_t i = 2; i < model.bodies.size(); ++i) {
+    const Body& b = model.bodies[i];
+    q_true[b.idx_q] = 0.5 * (b.limits.lower + b.limits.upper) + 0.45 * (b.limits.upper - b.limits.lower) * u(rng);
+  }
+  const Body& knee = model.bodies[static_cast<std::size_t>(*model.find_joint("l_knee"))];
+  q_true[knee.idx_q] = knee.limits.lower;  // at a limit: the step there is held
+  Eigen::Matrix3Xd y = ik.model_positions(q_true);
+  y.col(7).setConstant(std::numeric_limits<double>::quiet_NaN());  // a dropout
+  VectorX q = q_true;
+  for (Eigen::Index k = 7; k < q.size(); ++k) q[k] += 0.1 * u(rng);
+  q.head<3>() += Vector3(0.02, -0.01, 0.01);
+  g_allocations = 0;
+  g_counting = true;
+  const MarkerIkFrame r = ik.solve(y, q);
+  g_counting = false;
+  EXPECT_EQ(g_allocations.load(), 0);
+  EXPECT_GT(r.iterations, 2);  // it did work: several Levenberg-Marquardt steps
+  EXPECT_EQ(r.markers_used, 50);
+  EXPECT_LT(r.max, 1e-9);
 }
 
 }  // namespace

@@ -77,8 +77,9 @@ TEST(PhysicalConsistency, ConsistentFitOnNoisyContactData) {
   EXPECT_TRUE(fit.converged);
   // Optimality, checked without the solver's own derivatives: the problem is convex, so the fit is
   // the global minimum iff the objective grows along every segment toward another physically
-  // consistent point. The segments point toward the least-squares estimate (where a fit that stopped
-  // early still has descent) and toward the prior, as far as every body stays real.
+  // consistent point (every body keeping 1e-6 of the prior's pseudo-inertia). The segments point toward the
+  // least-squares estimate (where a fit that stopped early still has descent) and toward the prior, as far as every
+  // body stays real.
   const MatrixX A = ls.information_factor() * base.K;
   const VectorX z = ls.factor_rhs();
   const double prior_w = ConsistentFitOptions{}.prior_weight * z.squaredNorm() / static_cast<double>(prior.size());
@@ -95,8 +96,9 @@ TEST(PhysicalConsistency, ConsistentFitOnNoisyContactData) {
   };
   auto all_real = [&](const VectorX& pi) {
     for (int b = 0; b < pi.size() / 10; ++b)
-      if (Eigen::LLT<Matrix4>(Inertia::from_parameters(pi.segment<10>(10 * b)).pseudo_inertia()).info() !=
-          Eigen::Success)
+      if (Eigen::LLT<Matrix4>(Inertia::from_parameters(pi.segment<10>(10 * b)).pseudo_inertia() -
+                              1e-6 * Inertia::from_parameters(prior.segment<10>(10 * b)).pseudo_inertia())
+              .info() != Eigen::Success)
         return false;
     return true;
   };

@@ -1,6 +1,6 @@
 #pragma once
-// Numbers written to model files: 17 significant digits, so that reading them back gives the same
-// double (files dynid writes round-trip exactly).
+// Numbers as text: in model files 17 significant digits, so that reading them back gives the same
+// double (files dynid writes round-trip exactly); in printed summaries a fixed number of decimals.
 
 #include <string>
 
@@ -13,5 +13,8 @@ std::string format_exact(double x);
 
 /// "x y z" with format_exact, as URDF and MJCF attributes want them.
 std::string format_exact(const Vector3& v);
+
+/// `digits` decimals (std::fixed), for measured values printed to a user.
+std::string format_fixed(double x, int digits);
 
 }  // namespace dynid

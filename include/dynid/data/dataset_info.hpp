@@ -1,6 +1,8 @@
 #pragma once
 // What a data set directory holds, from its dataset.json (docs/data-format.md): streams and their
-// rates, gravity, force plates, the nominal and (simulation only) true model.
+// rates, gravity, force plates, labelled time segments, the nominal and (simulation only) true
+// model. The one reader of dataset.json; the streams' contents are read by their users
+// (data/sensor_source.hpp, ident/lab_recording.hpp).
 
 #include <map>
 #include <optional>
@@ -21,6 +23,12 @@ struct ForcePlateInfo {
   Vector3 origin = Vector3::Zero();  ///< top centre, world [m]
 };
 
+/// A labelled time span of a data set (dataset.json `segments`, e.g. the held static poses).
+struct TimeSegment {
+  std::string label, category;
+  double start = 0.0, end = 0.0;  ///< [s]
+};
+
 struct DatasetInfo {
   std::string directory;
   std::string robot;
@@ -30,6 +38,7 @@ struct DatasetInfo {
   Vector3 gravity{0.0, 0.0, -9.81};  ///< world [m/s^2]
   std::map<std::string, StreamInfo> streams;
   std::vector<ForcePlateInfo> force_plates;
+  std::vector<TimeSegment> segments;
 
   bool has_stream(const std::string& name) const { return streams.count(name) > 0; }
   /// Throws naming the data set and the stream when absent.
@@ -37,7 +46,7 @@ struct DatasetInfo {
 };
 
 /// Reads DIR/dataset.json (or the file itself when `path` names it). Throws "PATH: reason" when it
-/// is missing or malformed, or a listed stream file does not exist.
+/// is missing or malformed, a listed stream file does not exist or a segment ends before it starts.
 DatasetInfo read_dataset_info(const std::string& path);
 
 }  // namespace dynid

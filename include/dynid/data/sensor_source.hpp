@@ -22,7 +22,8 @@
 //    low-passed with the same filter so both sides of the dynamics see the same bandwidth. Force
 //    plates are refused for now: their wrenches are about world points, and where the robot stands on
 //    the plates needs the markers (registration still to come);
-//  - joint torques: not in the data format yet (NaN: not measured).
+//  - joint torques: the `torques` stream (strain-gauge sensors between gear and link: the torque
+//    acting on the link), low-passed with the same filter; NaN for joints without a sensor.
 //
 // Every stream is resampled to the encoder times (linear interpolation after filtering). The first
 // and last `trim_s` seconds are dropped (filter edge transients). The samples are held in memory

@@ -41,11 +41,17 @@ struct InertialIdentificationOptions {
   std::function<void(double, const std::string&)> progress;
 };
 
-/// RMS of the equation residuals on the validation motion.
+/// RMS of the equation residuals Y pi - f on the validation motion (paper 004 fig. 6).
 struct ValidationRms {
   double force = 0.0;            ///< base force [N] (norm of the 3-vector, RMS over samples)
   double moment = 0.0;           ///< base moment [N m]
   std::optional<double> torque;  ///< joint torques [N m] (RMS over joints and samples), when measured
+  /// Projected generalized force (paper 004 fig. 5-6): the residual in the null space of the contact
+  /// Jacobians, V_c^T (Y pi - S^T tau) with V_c^T J_c^T = 0 (the rows `--sensors joints` fits; the
+  /// contact forces drop out). RMS over its components and samples; mixed units (N m for joint
+  /// directions, N and N m combinations on the base), basis independent. When every joint torque is
+  /// measured.
+  std::optional<double> projected;
 };
 
 /// Time series of the validation motion (decimated to at most ~2000 points) for the report.

@@ -1,32 +1,23 @@
 #pragma once
 // A lab recording for static identification and its validation, read from a dynid data set
-// (docs/data-format.md): markers, force plates, joint encoders, the data set's segments and, for
-// simulated data, the path of the true model. Everything in SI units, world axes.
+// (docs/data-format.md): what dataset.json says (data/dataset_info.hpp: segments, force plates,
+// gravity, the true model of simulated data) and the lab streams themselves, markers, force plates
+// and joint encoders. Everything in SI units, world axes.
 
 #include <string>
 #include <vector>
 
+#include "dynid/data/dataset_info.hpp"
 #include "dynid/mocap/marker_trajectories.hpp"
 
 namespace dynid {
 
-/// A labelled time span of a data set (dataset.json `segments`).
-struct TimeSegment {
-  std::string label, category;
-  double start = 0.0, end = 0.0;  ///< [s]
-};
-
 struct LabRecording {
-  std::string directory;
-  Vector3 gravity{0.0, 0.0, -9.81};
-  std::string truth_urdf;  ///< absolute path when the data set has one, else empty
-  std::vector<TimeSegment> segments;
+  DatasetInfo dataset;  ///< directory, segments, force plates (names, top centres), truth_urdf
 
   MarkerTrajectories markers;
 
-  std::vector<std::string> plate_names;
-  std::vector<Vector3> plate_origins;  ///< top centre of each plate, world [m]
-  std::vector<double> plate_time;      ///< [s]
+  std::vector<double> plate_time;  ///< [s]
   /// (6 * plates) x samples: per plate the force the robot applies to it [N] and the moment about
   /// its top centre [N m], world axes (the plates stream).
   Eigen::MatrixXd plate_wrench;
@@ -42,8 +33,9 @@ struct LabRecording {
   Force mean_ground_reaction(double start, double end) const;
 };
 
-/// Reads DIR (or DIR/dataset.json). Markers, plates and encoders are read when present; a missing
-/// stream leaves its part empty (the caller says which it needs). Throws "PATH: reason".
+/// Reads DIR (or DIR/dataset.json). The markers, plates and encoders streams are read when the data
+/// set lists them; a missing stream leaves its part empty (the caller says which it needs). Throws
+/// "PATH: reason".
 LabRecording read_lab_recording(const std::string& path);
 
 /// Centre of pressure of a ground reaction (world, about the world origin) on the horizontal plane

@@ -7,6 +7,8 @@
 // parametrizes exactly the realizable rigid bodies (J positive definite); dynid uses it to test and
 // convert parameters.
 
+#include <vector>
+
 #include "dynid/spatial/inertia.hpp"
 
 namespace dynid {
@@ -26,6 +28,9 @@ struct ConsistentFitOptions {
   double prior_weight = 1e-10;
   int max_iterations = 200;  ///< Newton iterations per barrier step at most
   double tolerance = 1e-12;  ///< ends when the barrier's duality-gap bound is this part of the cost
+  /// Entries (of the stacked standard parameters) kept at the prior's value; empty = none. The
+  /// two-phase mode keeps the masses and first moments of a static identification.
+  std::vector<bool> fixed;
 };
 
 struct ConsistentFit {
@@ -37,7 +42,8 @@ struct ConsistentFit {
 };
 
 /// Minimizes ||R K pi - z||^2 + w ||S^-1 (pi - pi_prior)||^2 subject to every body's pseudo-inertia
-/// J_b(pi) positive definite (one body per 10 entries). The constraints are linear matrix
+/// J_b(pi) positive definite (one body per 10 entries), with a sliver of margin: J_b - 1e-6 J_b,prior > 0,
+/// so that no body ends on the boundary (a lamina). The constraints are linear matrix
 /// inequalities (Wensing, Kim & Slotine 2017), so the problem is convex: a log-det barrier
 /// (interior point, Newton steps, barrier parameter driven to zero) finds its global minimum from the
 /// prior, with no local minima and no slow crawl along curved valleys.

@@ -39,6 +39,8 @@ struct StaticPipelineResult {
   std::vector<double> ik_rms;                                     ///< per pose: marker RMS of its IK [m]
   bool validated = false;
   ResidualWrench residual_nominal, residual_identified;
+  bool validated_truth = false;  ///< with truth_urdf: the true model's residual (the method's floor)
+  ResidualWrench residual_truth;
   nlohmann::json summary;  ///< what summary.json holds
   std::string urdf;        ///< the updated URDF text
 };

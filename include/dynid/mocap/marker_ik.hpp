@@ -8,7 +8,7 @@
 // at a limit whose step points outward is held for that iteration, the rest is re-solved.
 // Missing markers (NaN) are skipped. The first frame starts from the base orientation and position
 // its markers give (Kabsch, initial_configuration); later frames start from the previous solution.
-// Buffers are sized at construction; the LDLT solve still makes a few small allocations per frame.
+// Buffers are sized at construction: solve() does not allocate (tests/dynamics/no_allocation_test.cpp).
 
 #include <string>
 #include <vector>
@@ -72,7 +72,8 @@ class MarkerIk {
   VectorX initial_configuration(const Eigen::Ref<const Eigen::Matrix3Xd>& measured) const;
 
  private:
-  double evaluate(const Eigen::Ref<const Eigen::Matrix3Xd>& measured, const VectorX& q, bool jacobian);
+  double evaluate(const Eigen::Ref<const Eigen::Matrix3Xd>& measured, const Eigen::Ref<const VectorX>& q,
+                  bool jacobian);
   void clamp_to_limits(Eigen::Ref<VectorX> q) const;
 
   const Model& model_;
@@ -87,6 +88,7 @@ class MarkerIk {
   MatrixX H_;                  ///< J^T W J + damping
   VectorX gradient_;           ///< J^T W residual
   VectorX step_;
+  VectorX rhs_;  ///< gradient_ with held coordinates zeroed
   VectorX q_trial_;
   VectorX diag_;
   std::vector<char> held_;  ///< per velocity coordinate: held at a limit this iteration

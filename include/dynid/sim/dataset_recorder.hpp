@@ -1,9 +1,9 @@
 #pragma once
 // Writes what a simulated robot's sensors measure into a dynid data set (docs/data-format.md):
-// one CSV stream per sensor group at its own rate, plus the noise-free truth stream identification
-// tests compare against. Also checks, row by row, that the truth obeys dynid's equations of motion:
-// rnea(truth model, q, v, a, contact wrenches) = applied joint torques (the physics agreement of
-// MuJoCo and dynid).
+// one CSV stream per sensor group at its own rate (encoders, joint torques, IMU, F/T, plates,
+// markers), plus the noise-free truth stream identification tests compare against. Also checks, row
+// by row, that the truth obeys dynid's equations of motion: rnea(truth model, q, v, a, contact
+// wrenches) = applied joint torques (the physics agreement of MuJoCo and dynid).
 
 #include <limits>
 #include <memory>
@@ -88,6 +88,7 @@ class DatasetRecorder {
   std::vector<Vector3> accel_prev_velocity_;
   double accel_prev_time_ = std::numeric_limits<double>::quiet_NaN();
   std::vector<int> joint_bodies_;
+  std::vector<int> torque_sensor_velocity_;  ///< velocity index of each sidecar joint torque sensor
   std::vector<Force> f_ext_body_;
   double max_consistency_error_ = 0.0;
   std::vector<double> row_;

@@ -26,6 +26,10 @@ struct SensorNoise {
   // 6-axis F/T: ATI Mini45 (SI-290-10) resolution 1/8 N and 1/376 N m -> sigma of that order.
   double ft_force_sigma = 0.125;   ///< [N]
   double ft_torque_sigma = 0.003;  ///< [N m]
+  // Strain-gauge joint torque sensor between gear and link: 0.1 % of a 150 N m full scale (Futek
+  // TFF / Kistler 4503 class, non-repeatability and noise 0.05-0.1 % FS; the rated torques of the
+  // adult robots' joints are 40-200 N m).
+  double joint_torque_sigma = 0.15;  ///< [N m]
   // Force plates: AMTI/Kistler class, resolution ~0.7 N on forces; moments from the same channels.
   double plate_force_resolution = 0.7;  ///< [N], quantization step
   double plate_force_sigma = 0.25;      ///< [N]

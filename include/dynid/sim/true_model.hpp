@@ -9,7 +9,8 @@
 //   - cables along the chains: 20 %, proportional to link mass, offset toward the parent joint
 //   - paint, screws, covers everywhere: 10 %, proportional to link mass, at a random offset
 // Each added mass sits at a seeded offset within the body's radius of gyration of its COM, so COMs
-// move as well as masses.
+// move as well as masses. The adult humanoid's batteries are back-mounted packs instead, 1.2 radii
+// of gyration behind the pelvis and torso COMs, the torso's off to the left (docs/scenarios.md).
 
 #include <string>
 #include <vector>
