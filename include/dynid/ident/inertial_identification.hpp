@@ -83,6 +83,9 @@ struct InertialIdentificationResult {
   std::optional<ConsistentFit> consistent_fit;  ///< with `consistent`: convergence and costs
   std::vector<std::string> inconsistent_links;  ///< "link: reason" of the identified model
   ValidationRms nominal_rms, identified_rms;
+  /// With a truth URDF: the true model's residuals on the same validation samples, the floor the
+  /// data's own errors (sensor noise, filtering, estimated base motion) leave to any identification.
+  std::optional<ValidationRms> truth_rms;
   std::optional<double> base_param_max_rel_error, total_mass_error;
   ValidationSeries series;
   std::string summary_json;
