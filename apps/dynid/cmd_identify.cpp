@@ -1,11 +1,13 @@
 // dynid identify SUBCOMMAND: identification commands. `inertial` is here; each further
 // subcommand registers itself with one line in register_identify.
 //
-// dynid identify inertial MODEL DATA --sensors SET --out DIR [--source truth|sensors] [--truth URDF]
+// dynid identify inertial MODEL DATA --sensors SET --out DIR [--source truth|sensors|mocap] [--truth URDF]
 //   [--validate DATA] [--lock JOINT=VALUE ...] [--consistent] [--prior WEIGHT] [--fix-mass-com URDF]
-//   [--cutoff HZ] [--wrenches auto|ft|plates] [--holdout FRACTION] [--quiet]
+//   [--cutoff HZ] [--wrenches auto|ft|plates] [--mocap-joints auto|encoders|markers] [--holdout FRACTION]
+//   [--quiet]
 
 #include <iostream>
+#include <optional>
 
 #include "commands.hpp"
 #include "dynid/ident/inertial_identification.hpp"
@@ -20,6 +22,8 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
   struct Args {
     InertialIdentificationOptions o;
     std::vector<std::string> locks;
+    std::string mocap_joints = "auto";
+    std::optional<double> cutoff_hz;
     bool quiet = false;
   };
   auto args = std::make_shared<Args>();
@@ -29,8 +33,9 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
   cmd->add_option("--sensors", o.sensors, "full | contact | joints | comma-separated joint and contact names")
       ->required();
   cmd->add_option("--out", o.out_dir, "Output directory")->required();
-  cmd->add_option("--source", o.source, "truth (noise-free stream) | sensors (encoders, IMU, F/T or plates)")
-      ->check(CLI::IsMember({"truth", "sensors"}))
+  cmd->add_option("--source", o.source,
+                  "truth (noise-free stream) | sensors (encoders, IMU, F/T) | mocap (markers, force plates, encoders)")
+      ->check(CLI::IsMember({"truth", "sensors", "mocap"}))
       ->default_val("truth");
   cmd->add_option("--truth", o.truth_urdf, "True URDF: report the error of the identified base parameters");
   cmd->add_option("--validate", o.validate, "Data set for validation (default: the last 30 % of DATA)");
@@ -49,15 +54,23 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
   cmd->add_option("--prior", o.prior, "Weight of the pull toward the nominal model, relative to the data (0 = none)");
   cmd->add_option("--fix-mass-com", o.fix_mass_com,
                   "URDF (e.g. from identify static) whose masses and COMs are kept; the rest is estimated");
-  cmd->add_option("--cutoff", o.sensor_options.cutoff_hz, "Low-pass cut-off of the sensor path [Hz]")
+  cmd->add_option("--cutoff", args->cutoff_hz,
+                  "Low-pass cut-off of the measured paths [Hz] (default: sensors 10, mocap 4)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--wrenches", o.sensor_options.wrenches, "Contact wrenches of the sensor path: auto | ft | plates")
       ->check(CLI::IsMember({"auto", "ft", "plates"}));
+  cmd->add_option("--mocap-joints", args->mocap_joints,
+                  "Joints of the mocap path: auto (encoders when recorded) | encoders | markers (marker IK)")
+      ->check(CLI::IsMember({"auto", "encoders", "markers"}));
   cmd->add_flag("--quiet", args->quiet, "No progress output");
   cmd->callback([&action, args] {
     action = [args] {
       InertialIdentificationOptions opts = args->o;
       for (const std::string& text : args->locks) opts.locks.push_back(parse_joint_lock(text));
+      if (args->cutoff_hz) opts.sensor_options.cutoff_hz = opts.mocap_options.cutoff_hz = *args->cutoff_hz;
+      opts.mocap_options.joints = args->mocap_joints == "encoders"  ? MocapJoints::Encoders
+                                  : args->mocap_joints == "markers" ? MocapJoints::Markers
+                                                                    : MocapJoints::Auto;
       if (!args->quiet) opts.progress = progress_line();
       const InertialIdentificationResult r = run_inertial_identification(opts);
       std::cout << r.summary_json;

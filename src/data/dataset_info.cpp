@@ -59,6 +59,17 @@ DatasetInfo read_dataset_info(const std::string& path) {
       const auto o = p.at("origin").get<std::vector<double>>();
       if (o.size() != 3) throw std::runtime_error("force plate '" + plate.name + "': origin needs 3 numbers");
       plate.origin = Vector3(o[0], o[1], o[2]);
+      if (p.contains("corners")) {
+        const auto& c = p.at("corners");
+        if (!c.is_array() || c.size() < 3)
+          throw std::runtime_error("force plate '" + plate.name + "': corners must list 3 or more points");
+        plate.corners.resize(3, static_cast<Eigen::Index>(c.size()));
+        for (std::size_t k = 0; k < c.size(); ++k) {
+          const auto v = c[k].get<std::vector<double>>();
+          if (v.size() != 3) throw std::runtime_error("force plate '" + plate.name + "': each corner needs 3 numbers");
+          plate.corners.col(static_cast<Eigen::Index>(k)) = Vector3(v[0], v[1], v[2]);
+        }
+      }
       info.force_plates.push_back(plate);
     }
     for (const auto& s : j.value("segments", nlohmann::json::array())) {

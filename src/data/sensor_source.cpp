@@ -1,6 +1,7 @@
 #include "dynid/data/sensor_source.hpp"
 
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -142,8 +143,8 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
   }
 
   // Gyro (when the IMU is on the base body).
-  Eigen::MatrixXd gyro;
-  Matrix3 base_R_imu = Matrix3::Identity();
+  Eigen::MatrixXd gyro, accel;  // IMU axes [rad/s], specific force [m/s^2]
+  SE3 base_imu = SE3::Identity();
   if (sidecar.imu && dataset.has_stream("imu")) {
     const Frame& fr = model.frames[static_cast<std::size_t>(model.frame_index(sidecar.imu->name))];
     if (fr.body == 1) {
@@ -151,7 +152,12 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
       const IirFilter f = butterworth_lowpass(options.filter_order, options.cutoff_hz, dataset.stream("imu").rate_hz);
       const std::string& nm = sidecar.imu->name;
       gyro = resampled(imu, {nm + ".gyro.x", nm + ".gyro.y", nm + ".gyro.z"}, f, times);
-      base_R_imu = fr.placement.rotation;
+      if (options.use_accelerometer &&
+          std::find(imu.header.begin(), imu.header.end(), nm + ".acc.x") != imu.header.end())
+        // A sample is the mean over the period before it: centred half a period earlier.
+        accel = resampled(imu, {nm + ".acc.x", nm + ".acc.y", nm + ".acc.z"}, f,
+                          (times.array() + 0.5 / dataset.stream("imu").rate_hz).matrix());
+      base_imu = fr.placement;
     }
   }
 
@@ -284,9 +290,37 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
     w_kin.col(k) = log3(pose_seen_from(k, k - 1).rotation.transpose() * pose_seen_from(k, k + 1).rotation) / (2 * dt);
   Eigen::MatrixXd omega = w_kin;
   if (gyro.size() > 0) {
-    Eigen::MatrixXd g = base_R_imu * gyro;
+    Eigen::MatrixXd g = base_imu.rotation * gyro;
     const Vector3 bias = (g - w_kin).middleCols(1, n - 2).rowwise().mean();
     omega = g.colwise() - bias;
+  }
+  Eigen::MatrixXd alpha = Eigen::MatrixXd::Zero(3, n);  // base angular acceleration, base axes
+  for (Eigen::Index k = 1; k + 1 < n; ++k) alpha.col(k) = (omega.col(k + 1) - omega.col(k - 1)) / (2 * dt);
+  // Base origin acceleration, world axes: second differences of the stance-leg trajectory, or the
+  // accelerometer (specific force to world with the attitude, plus gravity, minus the lever-arm terms
+  // of the IMU offset), its constant bias removed against the kinematic estimate. Kinematics assume
+  // the anchor foot fixed, which the filter window breaks around every touch-down and lift-off.
+  Eigen::MatrixXd pdd = Eigen::MatrixXd::Zero(3, n);
+  for (Eigen::Index k = 1; k + 1 < n; ++k)
+    pdd.col(k) =
+        (pose_seen_from(k, k + 1).translation - 2 * p.col(k) + pose_seen_from(k, k - 1).translation) / (dt * dt);
+  if (accel.size() > 0) {
+    const Vector3 r = base_imu.translation;
+    const auto lever = [&](Eigen::Index k) -> Vector3 {  // IMU minus base acceleration, base axes
+      const Vector3 w = omega.col(k), al = alpha.col(k);
+      return al.cross(r) + w.cross(w.cross(r));
+    };
+    Vector3 bias = Vector3::Zero();
+    for (Eigen::Index k = 1; k + 1 < n; ++k) {
+      const Matrix3 world_R_imu = R[static_cast<std::size_t>(k)] * base_imu.rotation;
+      const Vector3 a_imu_kin = pdd.col(k) + R[static_cast<std::size_t>(k)] * lever(k);
+      bias += Vector3(accel.col(k)) - world_R_imu.transpose() * (a_imu_kin - model.gravity);
+    }
+    bias /= static_cast<double>(n - 2);
+    for (Eigen::Index k = 1; k + 1 < n; ++k) {
+      const Matrix3& Rk = R[static_cast<std::size_t>(k)];
+      pdd.col(k) = Rk * (base_imu.rotation * (Vector3(accel.col(k)) - bias) - lever(k)) + model.gravity;
+    }
   }
   const long first = std::max<long>(2, std::lround(options.trim_s * rate));
   const long last = static_cast<long>(n) - 1 - first;
@@ -302,13 +336,12 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
     s.q.tail(nj) = qj.col(k);
     const Vector3 p_prev = pose_seen_from(k, k - 1).translation, p_next = pose_seen_from(k, k + 1).translation;
     const Vector3 pd = (p_next - p_prev) / (2 * dt);
-    const Vector3 pdd = (p_next - 2 * p.col(k) + p_prev) / (dt * dt);
     const Vector3 w = omega.col(k);
     const Vector3 vlin = Rk.transpose() * pd;
     s.v.resize(model.nv);
     s.a.resize(model.nv);
     s.v << vlin, w, (qj.col(k + 1) - qj.col(k - 1)) / (2 * dt);
-    s.a << Rk.transpose() * pdd - w.cross(vlin), (omega.col(k + 1) - omega.col(k - 1)) / (2 * dt),
+    s.a << Rk.transpose() * pdd.col(k) - w.cross(vlin), alpha.col(k),
         (qj.col(k + 1) - 2 * qj.col(k) + qj.col(k - 1)) / (dt * dt);
     s.contact_wrenches = wrench_world[static_cast<std::size_t>(k)];
     s.joint_torques = joint_tau.col(k);
@@ -317,7 +350,7 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
   if (samples_.empty()) throw std::runtime_error(dataset.directory + ": no sensor samples in the chosen time window");
   description_ = "sensors of " + dataset.directory + " (encoders " + std::to_string(static_cast<int>(rate)) +
                  " Hz, low-pass " + std::to_string(options.cutoff_hz).substr(0, 4) + " Hz, wrenches from " +
-                 wrench_source + (gyro.size() > 0 ? ", gyro" : "") +
+                 wrench_source + (gyro.size() > 0 ? ", gyro" : "") + (accel.size() > 0 ? ", accelerometer" : "") +
                  (dataset.has_stream("torques") ? ", joint torques" : "") + ")";
 }
 

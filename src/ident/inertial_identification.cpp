@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "dynid/core/atomic_file.hpp"
+#include "dynid/data/mocap_source.hpp"
 #include "dynid/data/truth_source.hpp"
 #include "dynid/ident/identification_report.hpp"
 #include "dynid/ident/identification_rows.hpp"
@@ -40,11 +41,14 @@ std::unique_ptr<MotionSource> make_source(const InertialIdentificationOptions& o
   }
   if (o.source == "sensors")
     return std::make_unique<SensorSource>(model, sidecar, dataset, o.sensor_options, window, o.locks);
-  throw std::invalid_argument("unknown source '" + o.source + "' (truth or sensors)");
+  if (o.source == "mocap")
+    return std::make_unique<MocapSource>(model, sidecar, dataset, o.mocap_options, window, o.locks);
+  throw std::invalid_argument("unknown source '" + o.source + "' (truth, sensors or mocap)");
 }
 
 /// Time range of the stream the source reads (for the held-out split).
 std::pair<double, double> source_time_range(const InertialIdentificationOptions& o, const DatasetInfo& dataset) {
+  if (o.source == "mocap") return stream_time_range(dataset.stream("markers").file);
   return stream_time_range(dataset.stream(o.source == "truth" ? "truth" : "encoders").file);
 }
 
@@ -312,6 +316,7 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   }
 
   // Truth.
+  std::optional<VectorX> pi_truth;
   if (!o.truth_urdf.empty()) {
     UrdfReadOptions ro;
     ro.floating_base = robot.model.floating_base;
@@ -323,12 +328,13 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
     r.truth_total_mass = truth.total_mass();
     r.base_param_max_rel_error = base_parameter_relative_errors(base, r.base_values, *r.base_truth).maxCoeff();
     r.total_mass_error = r.total_mass - *r.truth_total_mass;
+    pi_truth = truth.inertial_parameters();
   }
 
   // Validation pass: every equation the data measure, nominal vs identified.
   auto validation = make_source(o, model, sidecar, validation_set, validation_window);
   IdentificationRows vrows(model, sidecar, base, set, validation->noise());
-  RmsAccumulator acc_nominal, acc_identified;
+  RmsAccumulator acc_nominal, acc_identified, acc_truth;
   // Projection that removes every contact force (the `joints` set), for the projected RMS.
   const SensorSet contacts_unmeasured = parse_sensor_set(model, sidecar, "joints");
   std::vector<int> contact_frames;
@@ -357,6 +363,7 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
       contact_projector = project_sensors(model, projection_data, s.q, contacts_unmeasured, contact_frames).projector;
     acc_nominal.add(pred_nominal - f, model.floating_base, contact_projector);
     acc_identified.add(pred_identified - f, model.floating_base, contact_projector);
+    if (pi_truth) acc_truth.add(vrows.regressor() * *pi_truth - f, model.floating_base, contact_projector);
     if (r.validation_samples++ % stride == 0) {
       r.series.time.push_back(s.time);
       if (model.floating_base) {
@@ -378,6 +385,7 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   if (r.validation_samples == 0) throw std::runtime_error("no validation samples (held-out window empty)");
   r.nominal_rms = acc_nominal.rms();
   r.identified_rms = acc_identified.rms();
+  if (pi_truth) r.truth_rms = acc_truth.rms();
 
   // Summary.
   json j;
@@ -413,6 +421,12 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   v["moment_rms"] = rms_json(r.nominal_rms.moment, r.identified_rms.moment);
   v["torque_rms"] = rms_json(r.nominal_rms.torque, r.identified_rms.torque);
   v["projected_rms"] = rms_json(r.nominal_rms.projected, r.identified_rms.projected);
+  if (r.truth_rms) {  // the floor: what the data's own errors leave with the true inertias
+    v["wrench_rms"]["truth"] = r.truth_rms->force;
+    v["moment_rms"]["truth"] = r.truth_rms->moment;
+    v["torque_rms"]["truth"] = r.truth_rms->torque ? json(*r.truth_rms->torque) : json(nullptr);
+    v["projected_rms"]["truth"] = r.truth_rms->projected ? json(*r.truth_rms->projected) : json(nullptr);
+  }
   v["units"] =
       "wrench_rms: base force [N]; moment_rms: base moment [N m]; torque_rms: joint torque [N m]; projected_rms: "
       "generalized force in the null space of the contact Jacobians (contact forces projected out)";

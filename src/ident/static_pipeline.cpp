@@ -7,9 +7,9 @@
 #include <stdexcept>
 
 #include "dynid/core/atomic_file.hpp"
+#include "dynid/ident/lab_motion.hpp"
 #include "dynid/ident/lab_recording.hpp"
 #include "dynid/ident/settled_windows.hpp"
-#include "dynid/mocap/filtfilt.hpp"
 #include "dynid/mocap/marker_ik.hpp"
 #include "dynid/model/urdf_reader.hpp"
 #include "dynid/model/urdf_writer.hpp"
@@ -66,21 +66,6 @@ void encoder_joints_into(const Model& model, const LabRecording& rec, double t0,
     if (cols[c] >= 0) q[cols[c]] = sum[static_cast<Eigen::Index>(c)] / n;
 }
 
-// Encoder joints linearly interpolated at time t into q.
-void encoder_joints_at(const Model& model, const LabRecording& rec, double t, VectorX& q) {
-  const std::vector<int> cols = encoder_columns(model, rec);
-  const auto it = std::lower_bound(rec.encoder_time.begin(), rec.encoder_time.end(), t);
-  const Eigen::Index k1 = std::clamp<Eigen::Index>(it - rec.encoder_time.begin(), 1,
-                                                   static_cast<Eigen::Index>(rec.encoder_time.size()) - 1);
-  const double t0 = rec.encoder_time[static_cast<std::size_t>(k1 - 1)],
-               t1 = rec.encoder_time[static_cast<std::size_t>(k1)];
-  const double s = std::clamp((t - t0) / (t1 - t0), 0.0, 1.0);
-  for (std::size_t c = 0; c < cols.size(); ++c)
-    if (cols[c] >= 0)
-      q[cols[c]] = (1.0 - s) * rec.encoder_q(static_cast<Eigen::Index>(c), k1 - 1) +
-                   s * rec.encoder_q(static_cast<Eigen::Index>(c), k1);
-}
-
 void require_markers_and_plates(const LabRecording& rec, bool encoders) {
   if (rec.markers.frame_count() == 0)
     throw std::runtime_error(rec.dataset.directory + ": the data set has no markers stream");
@@ -104,56 +89,20 @@ void validate(const Robot& robot, const Model& identified, const Model* truth, c
   const LabRecording rec = read_lab_recording(options.validate);
   const bool encoders = options.pose_source == PoseSource::Encoders;
   require_markers_and_plates(rec, encoders);
-  MarkerIkOptions ik_options;
-  ik_options.base_only = encoders;
-  MarkerIk ik(model, model_markers(model), ik_options);
-  const std::vector<int> match = match_markers(rec.markers, ik.markers());
-  const Eigen::Index frames = rec.markers.frame_count();
-  Eigen::Matrix3Xd y(3, static_cast<Eigen::Index>(ik.markers().size()));
-  std::vector<double> time;
-  std::vector<VectorX> q;
-  VectorX current;
-  for (Eigen::Index f = 0; f < frames; ++f) {
-    model_marker_frame(rec.markers, match, f, y);
-    if (f == 0) current = ik.initial_configuration(y);
-    if (encoders) encoder_joints_at(model, rec, rec.markers.time[static_cast<std::size_t>(f)], current);
-    ik.solve(y, current);
-    time.push_back(rec.markers.time[static_cast<std::size_t>(f)]);
-    q.push_back(current);
-  }
-  const SampledMotion motion = differentiate_configurations(model, time, q, options.cutoff_hz);
-  // Plate wrenches: same zero-phase filter at the plate rate, then linear interpolation at the frames.
-  // Plate wrenches: onto a uniform grid at their mean rate (a recorder's time stamps jitter), the
-  // same zero-phase filter, then linear interpolation at the frames.
-  LabRecording filtered = rec;
-  const std::size_t np = rec.plate_time.size();
-  if (np < 10) throw std::runtime_error(options.validate + ": too few force-plate samples");
-  const double pdt = (rec.plate_time.back() - rec.plate_time.front()) / static_cast<double>(np - 1);
-  for (std::size_t k = 0, j = 0; k < np; ++k) {
-    filtered.plate_time[k] = rec.plate_time.front() + pdt * static_cast<double>(k);
-    while (j + 2 < np && rec.plate_time[j + 1] < filtered.plate_time[k]) ++j;
-    const double s = std::clamp(
-        (filtered.plate_time[k] - rec.plate_time[j]) / (rec.plate_time[j + 1] - rec.plate_time[j]), 0.0, 1.0);
-    filtered.plate_wrench.col(static_cast<Eigen::Index>(k)) =
-        (1.0 - s) * rec.plate_wrench.col(static_cast<Eigen::Index>(j)) +
-        s * rec.plate_wrench.col(static_cast<Eigen::Index>(j + 1));
-  }
-  if (options.cutoff_hz > 0.0)
-    filtered.plate_wrench = filtfilt_rows(butterworth_lowpass(2, options.cutoff_hz, 1.0 / pdt), filtered.plate_wrench);
+  const MarkerConfigurations configurations = solve_marker_configurations(model, rec, encoders);
+  const SampledMotion motion =
+      differentiate_configurations(model, configurations.time, configurations.q, options.cutoff_hz);
+  // Plate wrenches through the same zero-phase filter, interpolated at the motion's times.
+  const LabRecording filtered = plates_on_uniform_grid(rec, options.cutoff_hz);
   SampledMotion kept;
   std::vector<Force> reaction;
+  std::size_t hint = 0;
   const std::vector<double>& grid = motion.time;  // the frame times resampled uniformly
   for (std::size_t k = 0; k < grid.size(); ++k) {
     const double tk = grid[k];
     if (tk < grid.front() + options.validation_trim_s || tk > grid.back() - options.validation_trim_s) continue;
-    const auto it = std::lower_bound(filtered.plate_time.begin(), filtered.plate_time.end(), tk);
-    const Eigen::Index k1 = std::clamp<Eigen::Index>(it - filtered.plate_time.begin(), 1,
-                                                     static_cast<Eigen::Index>(filtered.plate_time.size()) - 1);
-    const double t0 = filtered.plate_time[static_cast<std::size_t>(k1 - 1)],
-                 t1 = filtered.plate_time[static_cast<std::size_t>(k1)];
-    const double s = std::clamp((tk - t0) / (t1 - t0), 0.0, 1.0);
-    const Force f0 = filtered.ground_reaction(k1 - 1), f1 = filtered.ground_reaction(k1);
-    reaction.emplace_back((1.0 - s) * f0.linear + s * f1.linear, (1.0 - s) * f0.angular + s * f1.angular);
+    const Vector6 total = plate_reactions_at(filtered, tk, hint).rowwise().sum();
+    reaction.emplace_back(total.head<3>(), total.tail<3>());
     kept.time.push_back(tk);
     kept.q.push_back(motion.q[k]);
     kept.v.push_back(motion.v[k]);

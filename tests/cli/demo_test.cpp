@@ -30,12 +30,14 @@ TEST(CliDemo, InertialStageIdentifiesTheKidHumanoid) {
   const nlohmann::json sim = nlohmann::json::parse(summary_file);
   const double truth = sim["true_total_mass"].get<double>();
   EXPECT_NEAR(std::stod(m[3]), truth, 5e-4);
-  EXPECT_NEAR(std::stod(m[2]), truth, 0.01 * truth);
+  EXPECT_NEAR(std::stod(m[2]), truth, 0.005 * truth);
   EXPECT_NEAR(std::stod(m[1]), sim["nominal_total_mass"].get<double>(), 5e-4);
 
-  // Held-out base force RMS: the identified model explains the walk far better than the nominal one.
+  // Held-out base force RMS: the identified model explains the walk far better than the nominal one,
+  // at the force-plate class (0.7 N quantization) and below (0.19 N measured).
   ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"(base force RMS \[N\]\s+([0-9.]+)\s+([0-9.]+))"))) << r.out;
   EXPECT_LT(std::stod(m[2]), 0.25 * std::stod(m[1]));
+  EXPECT_LT(std::stod(m[2]), 0.4);
   std::filesystem::remove_all(out);
 }
 

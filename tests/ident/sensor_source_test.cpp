@@ -1,6 +1,7 @@
 // The sensor path against the simulation's truth: on a noise-free squat of the kid-size humanoid,
 // the state and contact wrenches dynid rebuilds from encoders, gyro and foot F/T agree with the
-// truth stream; the row reader agrees with the whole-file reader; bad streams are named.
+// truth stream; on a noisy walk the base acceleration from the accelerometer follows the truth
+// where leg kinematics cannot; the row reader agrees with the whole-file reader; bad streams are named.
 
 #include "dynid/data/sensor_source.hpp"
 
@@ -92,6 +93,77 @@ TEST_F(SensorSourceTest, RebuildsTheTrueStateAndWrenches) {
   EXPECT_LT(rel(0, 3), 0.1);
   EXPECT_LT(rel(3, nj), 0.01);
   EXPECT_LT(rel(3 + nj, 3), 1e-4);  // same filter: only the F/T-to-base mapping differs
+}
+
+/// Base linear acceleration, base axes, of every sample of `source` (classical: a + w x v) with its time.
+std::pair<std::vector<double>, std::vector<Vector3>> base_accelerations(MotionSource& source) {
+  std::pair<std::vector<double>, std::vector<Vector3>> out;
+  MotionSample s;
+  while (source.next(s)) {
+    out.first.push_back(s.time);
+    out.second.push_back(s.a.head<3>() + s.v.segment<3>(3).cross(s.v.head<3>()));
+  }
+  return out;
+}
+
+TEST(SensorSourceWalk, BaseAccelerationFromTheAccelerometerFollowsTheTruth) {
+  // Walking with realistic sensors. The reference is the truth's base velocity (world axes) through
+  // the sensor path's filter, differentiated: the motion the integrator made. Stance-leg kinematics
+  // assume the anchor foot fixed, which the filter window breaks around every touch-down; the
+  // accelerometer does not depend on it.
+  ScenarioOptions sim;
+  sim.scenario = "walk";
+  sim.out_dir = test::fresh_dir("sensor_source", "walk_realistic");
+  sim.noise = NoiseLevel::Realistic;
+  sim.walk_steps = 4;
+  sim.lock_upper_body = true;
+  const Robot robot = test::bundled_robot("kid_humanoid");
+  ASSERT_FALSE(run_scenario(robot, sim).fell);
+  const DatasetInfo info = read_dataset_info(sim.out_dir);
+
+  TruthSource truth(robot.model, *robot.sidecar, info);
+  std::vector<double> t_time;
+  std::vector<Matrix3> t_rot;
+  Eigen::MatrixXd t_vel;  // 3 x n, world axes
+  {
+    std::vector<Vector3> v;
+    MotionSample t;
+    while (truth.next(t)) {
+      t_time.push_back(t.time);
+      t_rot.push_back(rotation(t.q));
+      v.push_back(t_rot.back() * t.v.head<3>());
+    }
+    t_vel.resize(3, static_cast<Eigen::Index>(v.size()));
+    for (std::size_t k = 0; k < v.size(); ++k) t_vel.col(static_cast<Eigen::Index>(k)) = v[k];
+  }
+  t_vel = filtfilt_rows(butterworth_lowpass(2, 10.0, 1000.0), t_vel);
+
+  const auto rms_error = [&](bool accelerometer) {
+    SensorSourceOptions o;
+    o.use_accelerometer = accelerometer;
+    SensorSource sensors(robot.model, *robot.sidecar, info, o);
+    const auto [time, acc] = base_accelerations(sensors);
+    double e2 = 0.0, r2 = 0.0;
+    std::size_t j = 0, count = 0;
+    for (std::size_t k = 0; k < time.size(); ++k) {
+      while (j < t_time.size() && t_time[j] < time[k] - 1e-9) ++j;
+      if (j < 200 || j + 200 >= t_time.size()) continue;  // the filtered truth's edge transients
+      EXPECT_NEAR(t_time[j], time[k], 1e-9);
+      const Eigen::Index i = static_cast<Eigen::Index>(j);
+      const Vector3 ref = t_rot[j].transpose() * (t_vel.col(i + 1) - t_vel.col(i - 1)) / 2e-3;
+      e2 += (acc[k] - ref).squaredNorm();
+      r2 += ref.squaredNorm();
+      ++count;
+    }
+    EXPECT_GT(count, 2000u);
+    std::printf("base acceleration from %s: RMS error %.3g m/s^2 (motion RMS %.3g m/s^2)\n",
+                accelerometer ? "the accelerometer" : "leg kinematics", std::sqrt(e2 / static_cast<double>(count)),
+                std::sqrt(r2 / static_cast<double>(count)));
+    return std::sqrt(e2 / static_cast<double>(count));
+  };
+  const double from_kinematics = rms_error(false), from_accelerometer = rms_error(true);
+  EXPECT_LT(from_accelerometer, 0.05);  // BMI088-class noise and bias through a 10 Hz low-pass
+  EXPECT_LT(from_accelerometer, 0.2 * from_kinematics);
 }
 
 TEST_F(SensorSourceTest, RowReaderReadsWhatTheFileReaderReads) {

@@ -1,10 +1,12 @@
 // The controller's sensor readings (DatasetRecorder::latest) are the values the streams record,
-// noise included, also while nothing is written.
+// noise included, also while nothing is written; the accelerometer reports the motion the
+// integrator made.
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
+#include "dynid/dynamics/kinematics.hpp"
 #include "dynid/io/csv_stream.hpp"
 #include "dynid/sim/dataset_recorder.hpp"
 #include "support/scratch_files.hpp"
@@ -64,6 +66,51 @@ TEST(SensorReadings, AreTheNoisyValuesTheStreamsRecord) {
       }
   }
   EXPECT_GT(largest_force, 10.0);  // the feet did land: the F/T sensors carried load
+}
+
+TEST(SensorReadings, AccelerometerIsTheMeanSpecificForceOfTheIntegratedMotion) {
+  // Second formulation: the IMU's world positions, differenced twice, are the velocity change the
+  // integrator made over a sample period. MuJoCo's qacc (the instantaneous acceleration) differs from
+  // it where joint damping is integrated implicitly; the accelerometer must follow the motion.
+  const Robot robot = test::bundled_robot("kid_humanoid");
+  const std::string dir = test::fresh_dir("sensor_readings_test", "accelerometer");
+  std::filesystem::create_directories(dir);
+  const SceneSpec scene;
+  Simulation sim(robot.model, *robot.sidecar, scene);
+  DatasetRecorder recorder(dir, robot.model, *robot.sidecar, scene, sensor_noise(NoiseLevel::None), StreamRates{}, 7);
+  VectorX q = robot.model.neutral_configuration();
+  q[2] = 0.35;
+  VectorX v = VectorX::Zero(robot.model.nv);
+  v.segment<3>(3) = Vector3(0.3, -0.2, 0.1);
+  sim.set_state(q, v);
+  const VectorX tau = VectorX::Zero(robot.model.nv);
+  const int imu = robot.model.frame_index(robot.sidecar->imu->name);
+  Data data(robot.model);
+  std::vector<Vector3> position, reading;
+  std::vector<Matrix3> rotation;
+  for (int k = 0; k < 300; ++k) {
+    sim.forward(tau);
+    recorder.record(sim, tau, true);
+    reading.push_back(recorder.latest().accelerometer);
+    forward_kinematics(robot.model, data, sim.q());
+    position.push_back(frame_placement(robot.model, data, imu).translation);
+    rotation.push_back(frame_placement(robot.model, data, imu).rotation);
+    sim.integrate();
+  }
+  recorder.finish();
+  const double dt = sim.timestep();
+  double e2 = 0.0, a2 = 0.0;
+  for (std::size_t k = 2; k < position.size(); ++k) {
+    const Vector3 acc = (position[k] - 2 * position[k - 1] + position[k - 2]) / (dt * dt);
+    const Vector3 expected = rotation[k].transpose() * (acc - robot.model.gravity);
+    e2 += (reading[k] - expected).squaredNorm();
+    a2 += (expected + rotation[k].transpose() * robot.model.gravity).squaredNorm();
+  }
+  const double n = static_cast<double>(position.size() - 2);
+  std::printf("accelerometer vs differenced IMU positions: RMS %.3g m/s^2 (motion RMS %.3g m/s^2)\n", std::sqrt(e2 / n),
+              std::sqrt(a2 / n));
+  EXPECT_GT(std::sqrt(a2 / n), 1.0);  // the robot did land and move
+  EXPECT_LT(std::sqrt(e2 / n), 1e-3 * std::sqrt(a2 / n));
 }
 
 }  // namespace

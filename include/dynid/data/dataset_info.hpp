@@ -21,6 +21,9 @@ struct StreamInfo {
 struct ForcePlateInfo {
   std::string name;
   Vector3 origin = Vector3::Zero();  ///< top centre, world [m]
+  /// Corners of the top surface in order around it, world [m] (3 x corners; 0 columns when
+  /// dataset.json does not give them).
+  Eigen::Matrix3Xd corners = Eigen::Matrix3Xd(3, 0);
 };
 
 /// A labelled time span of a data set (dataset.json `segments`, e.g. the held static poses).

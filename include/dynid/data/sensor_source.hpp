@@ -6,9 +6,15 @@
 //  - base pose: leg kinematics of the stance foot. The loaded contact that carries the most normal
 //    force anchors the base; it lies flat on level ground and does not move while it stays loaded
 //    (above 25 % of the weight). When it unloads, the most loaded contact takes over at the pose the
-//    chain gives it, flattened. Base linear velocity and acceleration: central differences of that
-//    (smooth, filtered-joint) trajectory, the neighbours of a sample seen from that sample's anchor
-//    (an anchor change never enters a difference quotient);
+//    chain gives it, flattened. Base linear velocity: central differences of that (smooth,
+//    filtered-joint) trajectory, the neighbours of a sample seen from that sample's anchor (an
+//    anchor change never enters a difference quotient);
+//  - base linear acceleration: the IMU accelerometer when the IMU is on the base body (same filter,
+//    read half a sample later: a sample is the mean over the period before it), rotated to world
+//    axes with the kinematic attitude, plus gravity, minus the lever-arm terms of the IMU offset;
+//    its constant bias removed against the kinematic acceleration. Without one: second differences
+//    of the kinematic trajectory, which the filter window spoils around touch-downs (the anchor
+//    foot is not fixed over the whole window);
 //  - base angular velocity: the IMU gyro (filtered like the encoders) when the IMU sits on the base
 //    body, its constant bias removed against the kinematic rate; otherwise the kinematic rate.
 //    Angular acceleration: its central difference;
@@ -37,6 +43,8 @@ struct SensorSourceOptions {
   double trim_s = 0.1;            ///< dropped at each end [s]
   std::string wrenches = "auto";  ///< "ft", "plates" or "auto" (ft when present, else plates)
   double lock_tolerance = 5e-3;   ///< locked joints must stay within this of their lock [rad]
+  /// Base linear acceleration from the base IMU's accelerometer when it has one (else kinematics).
+  bool use_accelerometer = true;
   /// Plates path without marker registration: the estimated world is anchored at the first stance
   /// contact, so plate moments are only right when that contact sits at the world origin. Tests only.
   bool allow_plates_without_registration = false;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "dynid/data/mocap_source.hpp"
 #include "dynid/data/sensor_source.hpp"
 #include "dynid/ident/base_parameters.hpp"
 #include "dynid/ident/physical_consistency.hpp"
@@ -23,9 +24,11 @@ struct InertialIdentificationOptions {
   std::string model;                ///< URDF path or bundled robot name (its sidecar is required)
   std::string data;                 ///< data set directory (training; also validation by default)
   std::string sensors = "contact";  ///< sensor set: full | contact | joints | comma-separated names
-  std::string source = "truth";     ///< "truth" (noise-free stream) or "sensors" (what the robot measures)
-  std::string validate;             ///< data set for validation; empty = hold out the end of `data`
-  double holdout_fraction = 0.3;    ///< held-out share at the end of `data` when `validate` is empty
+  /// "truth" (noise-free stream), "sensors" (what the robot measures) or "mocap" (markers for the
+  /// base, encoders or markers for the joints, force plates for the contact wrenches)
+  std::string source = "truth";
+  std::string validate;           ///< data set for validation; empty = hold out the end of `data`
+  double holdout_fraction = 0.3;  ///< held-out share at the end of `data` when `validate` is empty
   std::vector<JointLock> locks;
   /// Also lock every joint off the legs (the chains from the sidecar contacts to the base) at its
   /// neutral value: the robot of `dynid simulate --scenario walk --lock-upper-body`.
@@ -35,8 +38,9 @@ struct InertialIdentificationOptions {
   ConsistentFitOptions consistent_fit;  ///< its prior weight and iterations
   double prior = 0.0;                   ///< weight of the pull toward the nominal base parameters (relative)
   std::string fix_mass_com;             ///< URDF whose masses and first moments are kept (two-phase mode)
-  SensorSourceOptions sensor_options;
-  std::string out_dir;  ///< where to write the outputs; empty = write nothing
+  SensorSourceOptions sensor_options;   ///< of "sensors"
+  MocapSourceOptions mocap_options;     ///< of "mocap"
+  std::string out_dir;                  ///< where to write the outputs; empty = write nothing
   /// Progress (fraction 0..1, what is being done); may be empty.
   std::function<void(double, const std::string&)> progress;
 };
@@ -79,6 +83,9 @@ struct InertialIdentificationResult {
   std::optional<ConsistentFit> consistent_fit;  ///< with `consistent`: convergence and costs
   std::vector<std::string> inconsistent_links;  ///< "link: reason" of the identified model
   ValidationRms nominal_rms, identified_rms;
+  /// With a truth URDF: the true model's residuals on the same validation samples, the floor the
+  /// data's own errors (sensor noise, filtering, estimated base motion) leave to any identification.
+  std::optional<ValidationRms> truth_rms;
   std::optional<double> base_param_max_rel_error, total_mass_error;
   ValidationSeries series;
   std::string summary_json;

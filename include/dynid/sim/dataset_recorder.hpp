@@ -5,6 +5,7 @@
 // by row, that the truth obeys dynid's equations of motion: rnea(truth model, q, v, a, contact
 // wrenches) = applied joint torques (the physics agreement of MuJoCo and dynid).
 
+#include <limits>
 #include <memory>
 #include <random>
 #include <string>
@@ -80,6 +81,12 @@ class DatasetRecorder {
   std::vector<Stream> streams_;
   CsvStreamWriter* truth_ = nullptr;
   Vector3 gyro_bias_ = Vector3::Zero(), accel_bias_ = Vector3::Zero();
+  /// Accelerometers (IMU first, then the sidecar's): world velocity of each at the previous IMU
+  /// sample [m/s] and its time [s] (NaN before the first). They report the mean specific force over
+  /// their sample period, the velocity change the integrator actually made, as an integrating MEMS
+  /// sensor does: MuJoCo's qacc differs from it where joint damping is integrated implicitly.
+  std::vector<Vector3> accel_prev_velocity_;
+  double accel_prev_time_ = std::numeric_limits<double>::quiet_NaN();
   std::vector<int> joint_bodies_;
   std::vector<int> torque_sensor_velocity_;  ///< velocity index of each sidecar joint torque sensor
   std::vector<Force> f_ext_body_;
