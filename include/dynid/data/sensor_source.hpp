@@ -20,8 +20,8 @@
 //    Angular acceleration: its central difference;
 //  - contact wrenches: foot F/T sensors (sidecar `measures: external`, on a contact's link),
 //    low-passed with the same filter so both sides of the dynamics see the same bandwidth. Force
-//    plates are refused for now: their wrenches are about world points, and where the robot stands on
-//    the plates needs the markers (registration still to come);
+//    plates are refused here: their wrenches are about world points, and where the robot stands on
+//    the plates needs the markers (data/mocap_source.hpp, `--source mocap`);
 //  - joint torques: the `torques` stream (strain-gauge sensors between gear and link: the torque
 //    acting on the link), low-passed with the same filter; NaN for joints without a sensor.
 //
