@@ -42,20 +42,31 @@ std::string simulate(const std::string& motion, double duration, NoiseLevel nois
   return o.out_dir;
 }
 
-TEST(Paper004Protocol, EachSensorSetIsBestOnTheEquationsItFits) {
-  const std::string train = simulate("paper004-squats", 4.0);
-  const std::string evaluation = simulate("evaluation", 2.0);
+/// Paper 004's three sensor sets on the same training and evaluation data.
+std::map<std::string, InertialIdentificationResult> identify_each_set(const std::string& train,
+                                                                      const std::string& evaluation,
+                                                                      const std::string& source, double prior,
+                                                                      bool consistent) {
   std::map<std::string, InertialIdentificationResult> r;
   for (const char* set : {"full", "contact", "joints"}) {
     InertialIdentificationOptions o;
     o.model = "biped16";
     o.data = train;
     o.validate = evaluation;
-    o.source = "truth";
+    o.source = source;
     o.sensors = set;
-    o.prior = 1e-5;
+    o.prior = prior;
+    o.consistent = consistent;
+    o.truth_urdf = train + "/truth.urdf";
     r[set] = run_inertial_identification(o);
   }
+  return r;
+}
+
+TEST(Paper004Protocol, EachSensorSetIsBestOnTheEquationsItFits) {
+  const std::string train = simulate("paper004-squats", 4.0);
+  const std::string evaluation = simulate("evaluation", 2.0);
+  std::map<std::string, InertialIdentificationResult> r = identify_each_set(train, evaluation, "truth", 1e-5, false);
   const ValidationRms &full = r["full"].identified_rms, &contact = r["contact"].identified_rms,
                       &joints = r["joints"].identified_rms, &nominal = r["full"].nominal_rms;
   ASSERT_TRUE(full.projected && contact.projected && joints.projected && nominal.projected);
@@ -117,20 +128,8 @@ TEST(Paper004Protocol, ConsistentFitsOnTheRobotsSensorsFollowThePaper) {
   // no offsets or friction, so joint rows add no model error).
   const std::string train = simulate("paper004-squats", 30.0, NoiseLevel::Realistic);
   const std::string evaluation = simulate("evaluation", 6.0, NoiseLevel::Realistic);
-  std::map<std::string, InertialIdentificationResult> r;
-  for (const char* set : {"full", "contact", "joints"}) {
-    InertialIdentificationOptions o;
-    o.model = "biped16";
-    o.data = train;
-    o.validate = evaluation;
-    o.source = "sensors";
-    o.sensors = set;
-    o.prior = 1e-6;
-    o.consistent = true;
-    o.truth_urdf = train + "/truth.urdf";
-    r[set] = run_inertial_identification(o);
-    EXPECT_TRUE(r[set].physically_consistent) << set;
-  }
+  std::map<std::string, InertialIdentificationResult> r = identify_each_set(train, evaluation, "sensors", 1e-6, true);
+  for (const auto& [set, result] : r) EXPECT_TRUE(result.physically_consistent) << set;
   const ValidationRms &full = r["full"].identified_rms, &contact = r["contact"].identified_rms,
                       &joints = r["joints"].identified_rms, &nominal = r["full"].nominal_rms;
   ASSERT_TRUE(full.projected && contact.projected && joints.projected && nominal.projected);
