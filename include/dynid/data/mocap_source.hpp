@@ -26,10 +26,10 @@
 //
 // The ends of the overlap of markers, plates and encoders are dropped: `trim_s`, and at least
 // `edge_periods` periods of the cut-off. The zero-phase filter's padding (odd extension) is not
-// dynamically consistent: it flips the sign of the acceleration beyond the end while the wrench keeps
-// its level, so filtered motion and filtered wrenches disagree near the ends (noise-free adult squat
-// at 4 Hz: 8.6 N m RMS 0.1-0.2 s from the start, 0.01 N m after 0.5 s). Samples are held in memory (a few hundred bytes
-// each).
+// dynamically consistent: it flips the sign of the acceleration beyond the end while the wrench
+// keeps its level, so filtered motion and filtered wrenches disagree near the ends (noise-free adult
+// squat at 4 Hz: 8.6 N m RMS 0.1-0.2 s from the start, 0.01 N m after 0.5 s).
+// Samples are held in memory (a few hundred bytes each).
 
 #include "dynid/data/dataset_info.hpp"
 #include "dynid/data/motion_sample.hpp"
