@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "dynid/core/atomic_file.hpp"
+#include "dynid/core/number_format.hpp"
 #include "dynid/data/mocap_source.hpp"
 #include "dynid/data/truth_source.hpp"
 #include "dynid/ident/identification_report.hpp"
@@ -142,6 +143,8 @@ VectorX base_parameter_relative_errors(const BaseParameters& base, const VectorX
   return e;
 }
 
+double default_prior(const std::string& source) { return source == "mocap" ? 1e-4 : 0.0; }
+
 InertialIdentificationResult run_inertial_identification(const InertialIdentificationOptions& o) {
   auto progress = [&](double f, const std::string& what) {
     if (o.progress) o.progress(f, what);
@@ -162,9 +165,10 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   model.gravity = train_set.gravity;
   if (!(o.holdout_fraction > 0.0 && o.holdout_fraction < 1.0))
     throw std::invalid_argument("held-out fraction must lie in (0, 1)");
-  if (o.prior < 0.0 || !std::isfinite(o.prior)) throw std::invalid_argument("--prior must be a weight >= 0");
 
   InertialIdentificationResult r;
+  r.prior = o.prior.value_or(default_prior(o.source));
+  if (r.prior < 0.0 || !std::isfinite(r.prior)) throw std::invalid_argument("--prior must be a weight >= 0");
   r.sensors = o.sensors;
   const SensorSet set = parse_sensor_set(model, sidecar, o.sensors);
   BaseParameterOptions bo;
@@ -251,7 +255,7 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
                "estimation: " + std::to_string(r.samples) + " samples");
   }
   if (r.samples == 0) throw std::runtime_error(o.data + ": no training samples");
-  const double prior = fixed_part ? std::max(o.prior, 1e-6) : o.prior;
+  const double prior = fixed_part ? std::max(r.prior, 1e-6) : r.prior;
   auto add_prior = [&](StreamingLeastSquares& data) {
     if (prior <= 0.0) return;
     const MatrixX& R = data.information_factor();
@@ -405,6 +409,16 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   r.nominal_rms = acc_nominal.rms();
   r.identified_rms = acc_identified.rms();
   if (pi_truth) r.truth_rms = acc_truth.rms();
+  const auto worse = [&](const char* what, const char* unit, double nominal, double identified) {
+    if (identified > nominal)
+      r.warnings.push_back(std::string("held-out ") + what + " RMS: identified " + format_fixed(identified, 3) + " " +
+                           unit + " > nominal " + format_fixed(nominal, 3) + " " + unit +
+                           ": the data do not support the fit of these rows (try --prior, more excitation)");
+  };
+  worse("base force", "N", r.nominal_rms.force, r.identified_rms.force);
+  worse("base moment", "N m", r.nominal_rms.moment, r.identified_rms.moment);
+  if (r.nominal_rms.torque && r.identified_rms.torque)
+    worse("joint torque", "N m", *r.nominal_rms.torque, *r.identified_rms.torque);
 
   // Summary.
   json j;
@@ -421,7 +435,7 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   j["base_parameters"] = base.num_base();
   j["condition_number"] = r.condition_number;
   j["residual_rms_weighted"] = sol.residual_rms;
-  j["prior"] = o.prior;
+  j["prior"] = r.prior;
   json weighting;
   weighting["mode"] = o.weighting;
   if (!r.weighting_scales.empty()) {
@@ -473,6 +487,7 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
     j["total_mass_error"] = *r.total_mass_error;
     j["truth_total_mass"] = *r.truth_total_mass;
   }
+  j["warnings"] = r.warnings;
   r.summary_json = j.dump(2) + "\n";
 
   if (!o.out_dir.empty()) {
