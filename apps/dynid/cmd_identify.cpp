@@ -2,7 +2,8 @@
 // subcommand registers itself with one line in register_identify.
 //
 // dynid identify inertial MODEL DATA --sensors SET --out DIR [--source truth|sensors|mocap] [--truth URDF]
-//   [--validate DATA] [--lock JOINT=VALUE ...] [--consistent] [--prior WEIGHT] [--fix-mass-com URDF]
+//   [--validate DATA] [--lock JOINT=VALUE ...] [--consistent] [--prior WEIGHT] [--weighting sensors|residual]
+//   [--fix-mass-com URDF]
 //   [--cutoff HZ] [--wrenches auto|ft|plates] [--mocap-joints auto|encoders|markers] [--holdout FRACTION]
 //   [--quiet]
 
@@ -52,6 +53,9 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
                   "Newton iterations per barrier step of the consistent fit at most")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--prior", o.prior, "Weight of the pull toward the nominal model, relative to the data (0 = none)");
+  cmd->add_option("--weighting", o.weighting,
+                  "Row weights: sensors (their noise) | residual (each equation also by its own residual, Gautier)")
+      ->check(CLI::IsMember({"sensors", "residual"}));
   cmd->add_option("--fix-mass-com", o.fix_mass_com,
                   "URDF (e.g. from identify static) whose masses and COMs are kept; the rest is estimated");
   cmd->add_option("--cutoff", args->cutoff_hz,

@@ -221,30 +221,49 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   auto train = make_source(o, model, sidecar, train_set, train_window);
   r.source_description = train->description();
   IdentificationRows rows(model, sidecar, base, set, train->noise());
+  if (o.weighting != "sensors" && o.weighting != "residual")
+    throw std::invalid_argument("unknown weighting '" + o.weighting + "' (sensors or residual)");
+  const bool residual_weighting = o.weighting == "residual";
   StreamingLeastSquares ls(nx);
+  ResidualWeighting by_equation(residual_weighting ? nx : 0);
   const long expected = std::max(1L, train->size_hint());
   MotionSample s;
   MatrixX A_free;
+  VectorX b_free;
   while (train->next(s)) {
     rows.build(s);
+    const MatrixX* A = &rows.rows();
+    const VectorX* b = &rows.measured();
     if (fixed_part) {
       const MatrixX& PY = rows.projected_regressor();
       A_free.resize(PY.rows(), nx);
       for (int k = 0; k < nx; ++k) A_free.col(k) = PY.col(free_params[static_cast<std::size_t>(k)]);
-      ls.add(A_free, rows.measured() - PY * *fixed_part, rows.weights());
-    } else {
-      ls.add(rows.rows(), rows.measured(), rows.weights());
+      b_free = rows.measured() - PY * *fixed_part;
+      A = &A_free;
+      b = &b_free;
     }
+    if (residual_weighting)
+      by_equation.add(*A, *b, rows.weights());
+    else
+      ls.add(*A, *b, rows.weights());
     if (++r.samples % 500 == 0)
       progress(0.05 + 0.6 * std::min(1.0, static_cast<double>(r.samples) / static_cast<double>(expected)),
                "estimation: " + std::to_string(r.samples) + " samples");
   }
   if (r.samples == 0) throw std::runtime_error(o.data + ": no training samples");
   const double prior = fixed_part ? std::max(o.prior, 1e-6) : o.prior;
-  if (prior > 0.0) {
-    const MatrixX& R = ls.information_factor();
+  auto add_prior = [&](StreamingLeastSquares& data) {
+    if (prior <= 0.0) return;
+    const MatrixX& R = data.information_factor();
     const double lambda = prior * R.squaredNorm() / static_cast<double>(nx);
-    ls.add(MatrixX::Identity(nx, nx), x_nominal, VectorX::Constant(nx, lambda));
+    data.add(MatrixX::Identity(nx, nx), x_nominal, VectorX::Constant(nx, lambda));
+  };
+  if (residual_weighting) {
+    progress(0.65, "residual weighting");
+    ls = by_equation.fit(add_prior, 3, names);
+    r.weighting_scales = by_equation.scales();
+  } else {
+    add_prior(ls);
   }
   const LeastSquaresSolution sol = ls.solve(names);
   r.condition_number = sol.condition_number;
@@ -403,6 +422,24 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   j["condition_number"] = r.condition_number;
   j["residual_rms_weighted"] = sol.residual_rms;
   j["prior"] = o.prior;
+  json weighting;
+  weighting["mode"] = o.weighting;
+  if (!r.weighting_scales.empty()) {
+    // Equation groups with their label: the generalized coordinate when nothing is projected out
+    // (all rows, or the base rows of `contact`), else the projected equation's index.
+    const std::vector<std::string> coordinates = model.velocity_names();
+    json groups = json::array();
+    for (const EquationGroupScale& g : r.weighting_scales) {
+      const bool direct = g.equations_per_sample == model.nv || (o.sensors == "contact" && g.equations_per_sample == 6);
+      groups.push_back({{"equation", direct ? coordinates[static_cast<std::size_t>(g.equation)]
+                                            : "projected " + std::to_string(g.equation + 1) + " of " +
+                                                  std::to_string(g.equations_per_sample)},
+                        {"rows", g.rows},
+                        {"scale", g.scale}});
+    }
+    weighting["groups"] = groups;
+  }
+  j["weighting"] = weighting;
   j["estimate"] = fixed_part     ? "two-phase: masses and COMs of " + o.fix_mass_com + " kept"
                   : o.consistent ? "physically consistent (LMI, log-det barrier)"
                                  : "least squares";

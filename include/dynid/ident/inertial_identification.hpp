@@ -16,6 +16,7 @@
 #include "dynid/data/sensor_source.hpp"
 #include "dynid/ident/base_parameters.hpp"
 #include "dynid/ident/physical_consistency.hpp"
+#include "dynid/ident/residual_weighting.hpp"
 #include "dynid/model/lock_joints.hpp"
 
 namespace dynid {
@@ -37,10 +38,13 @@ struct InertialIdentificationOptions {
   bool consistent = false;              ///< physically consistent estimate (pseudo-inertia LMI fit)
   ConsistentFitOptions consistent_fit;  ///< its prior weight and iterations
   double prior = 0.0;                   ///< weight of the pull toward the nominal base parameters (relative)
-  std::string fix_mass_com;             ///< URDF whose masses and first moments are kept (two-phase mode)
-  SensorSourceOptions sensor_options;   ///< of "sensors"
-  MocapSourceOptions mocap_options;     ///< of "mocap"
-  std::string out_dir;                  ///< where to write the outputs; empty = write nothing
+  /// Row weights: "sensors" (1 / sigma^2 of the measured forces' noise) or "residual" (those, each
+  /// equation group further scaled by its own residual variance: ident/residual_weighting.hpp).
+  std::string weighting = "sensors";
+  std::string fix_mass_com;            ///< URDF whose masses and first moments are kept (two-phase mode)
+  SensorSourceOptions sensor_options;  ///< of "sensors"
+  MocapSourceOptions mocap_options;    ///< of "mocap"
+  std::string out_dir;                 ///< where to write the outputs; empty = write nothing
   /// Progress (fraction 0..1, what is being done); may be empty.
   std::function<void(double, const std::string&)> progress;
 };
@@ -80,8 +84,9 @@ struct InertialIdentificationResult {
   double total_mass = 0.0, nominal_total_mass = 0.0;
   std::optional<double> truth_total_mass;
   bool physically_consistent = false;
-  std::optional<ConsistentFit> consistent_fit;  ///< with `consistent`: convergence and costs
-  std::vector<std::string> inconsistent_links;  ///< "link: reason" of the identified model
+  std::optional<ConsistentFit> consistent_fit;       ///< with `consistent`: convergence and costs
+  std::vector<EquationGroupScale> weighting_scales;  ///< with residual weighting: each equation group's scale
+  std::vector<std::string> inconsistent_links;       ///< "link: reason" of the identified model
   ValidationRms nominal_rms, identified_rms;
   /// With a truth URDF: the true model's residuals on the same validation samples, the floor the
   /// data's own errors (sensor noise, filtering, estimated base motion) leave to any identification.
