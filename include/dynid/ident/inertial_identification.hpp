@@ -35,7 +35,7 @@ struct InertialIdentificationOptions {
   /// neutral value: the robot of `dynid simulate --scenario walk --lock-upper-body`.
   bool lock_upper_body = false;
   std::string truth_urdf;               ///< compare with this model's base parameters (simulation truth)
-  bool consistent = false;              ///< physically consistent estimate (log-Cholesky fit)
+  bool consistent = false;              ///< physically consistent estimate (pseudo-inertia LMI fit)
   ConsistentFitOptions consistent_fit;  ///< its prior weight and iterations
   /// Weight of the pull toward the nominal base parameters (relative to the data's mean information
   /// per parameter); unset: `default_prior(source)`.
