@@ -290,6 +290,15 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
     progress(0.65, "residual weighting");
     ls = by_equation.fit(add_prior, 3, all_names);
     r.weighting_scales = by_equation.scales();
+    // Labels: the generalized coordinate when nothing is projected out (all rows, or the base rows
+    // of `contact`), else the projected equation's index.
+    const std::vector<std::string> coordinates = model.velocity_names();
+    for (EquationGroupScale& g : r.weighting_scales) {
+      const bool direct = g.equations_per_sample == model.nv || (o.sensors == "contact" && g.equations_per_sample == 6);
+      g.label = direct
+                    ? coordinates[static_cast<std::size_t>(g.equation)]
+                    : "projected " + std::to_string(g.equation + 1) + " of " + std::to_string(g.equations_per_sample);
+    }
   } else {
     add_prior(ls);
   }
@@ -483,18 +492,9 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   json weighting;
   weighting["mode"] = o.weighting;
   if (!r.weighting_scales.empty()) {
-    // Equation groups with their label: the generalized coordinate when nothing is projected out
-    // (all rows, or the base rows of `contact`), else the projected equation's index.
-    const std::vector<std::string> coordinates = model.velocity_names();
     json groups = json::array();
-    for (const EquationGroupScale& g : r.weighting_scales) {
-      const bool direct = g.equations_per_sample == model.nv || (o.sensors == "contact" && g.equations_per_sample == 6);
-      groups.push_back({{"equation", direct ? coordinates[static_cast<std::size_t>(g.equation)]
-                                            : "projected " + std::to_string(g.equation + 1) + " of " +
-                                                  std::to_string(g.equations_per_sample)},
-                        {"rows", g.rows},
-                        {"scale", g.scale}});
-    }
+    for (const EquationGroupScale& g : r.weighting_scales)
+      groups.push_back({{"equation", g.label}, {"rows", g.rows}, {"scale", g.scale}});
     weighting["groups"] = groups;
   }
   j["weighting"] = weighting;
