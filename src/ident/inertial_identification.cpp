@@ -149,7 +149,7 @@ VectorX base_parameter_relative_errors(const BaseParameters& base, const VectorX
   return e;
 }
 
-double default_prior(const std::string& source) { return source == "mocap" ? 1e-4 : 0.0; }
+double default_prior(const std::string& source) { return source == "mocap" ? 3e-4 : 0.0; }
 
 InertialIdentificationResult run_inertial_identification(const InertialIdentificationOptions& o) {
   auto progress = [&](double f, const std::string& what) {

@@ -101,6 +101,7 @@ DatasetRecorder::DatasetRecorder(const std::string& out_dir, const Model& truth,
       plates.push_back({p.name + ".copy", "m"});
     }
     add("plates", plates, rates.plates_hz, 10);
+    plate_sum_.assign(scene_.plates.size(), Vector6::Zero());
   }
   if (!sidecar_.markers.empty()) {
     std::vector<Channel> markers;
@@ -112,6 +113,19 @@ DatasetRecorder::DatasetRecorder(const std::string& out_dir, const Model& truth,
 
 void DatasetRecorder::restart_clocks(double time) {
   for (Stream& s : streams_) s.next_time = time;
+  plate_steps_ = 0;  // a new window: the plates' mean starts afresh
+}
+
+void DatasetRecorder::accumulate_plates(const Simulation& sim) {
+  const double t = sim.time(), dt = sim.timestep();
+  // Steps the recorder did not see (nothing recorded or sensed) break the mean: start afresh.
+  if (plate_steps_ > 0 && t - plate_last_step_time_ > 1.5 * dt) plate_steps_ = 0;
+  for (std::size_t p = 0; p < plate_sum_.size(); ++p) {
+    const Vector6 w = sim.plate_wrenches()[p].to_vector();
+    plate_sum_[p] = plate_steps_ == 0 ? w : Vector6(plate_sum_[p] + w);
+  }
+  ++plate_steps_;
+  plate_last_step_time_ = t;
 }
 
 bool DatasetRecorder::due(Stream& s, double time, double dt) {
@@ -157,6 +171,7 @@ void DatasetRecorder::write_truth(const Simulation& sim) {
 void DatasetRecorder::record(const Simulation& sim, const VectorX& tau, bool write) {
   const double t = sim.time(), dt = sim.timestep();
   bool kinematics_ready = false;
+  if (!plate_sum_.empty()) accumulate_plates(sim);
   auto kinematics = [&] {
     if (!kinematics_ready) forward_kinematics(model_, data_, sim.q(), sim.v(), sim.a());
     kinematics_ready = true;
@@ -250,8 +265,11 @@ void DatasetRecorder::record(const Simulation& sim, const VectorX& tau, bool wri
         latest_.ft.push_back(Force(x.head<3>(), x.tail<3>()));
       }
     } else if (s.name == "plates") {
+      // The amplifier low-passes before its ADC: the mean wrench over the simulation steps since the
+      // previous sample (the first: the instantaneous one). Single-step samples would fold the
+      // contacts' step-to-step chatter into the band the identification keeps.
       for (std::size_t p = 0; p < scene_.plates.size(); ++p) {
-        Vector6 x = sim.plate_wrenches()[p].to_vector();
+        Vector6 x = plate_sum_[p] / static_cast<double>(plate_steps_);
         for (int k = 0; k < 3; ++k) {
           x[k] += noise_.plate_force_sigma * gauss_(rng_);
           if (noise_.plate_force_resolution > 0.0)
@@ -271,6 +289,7 @@ void DatasetRecorder::record(const Simulation& sim, const VectorX& tau, bool wri
           row_.push_back(o.y() + x[3] / fz);
         }
       }
+      plate_steps_ = 0;
     } else if (s.name == "markers") {
       kinematics();
       for (const SidecarFrame& m : sidecar_.markers) {

@@ -6,11 +6,11 @@
 // Two causes made the identified moment 4x the floor (2.5 against 0.62 N m): the zero-phase filter's
 // edge transients (its padding flips the sign of the acceleration beyond the ends while the wrench
 // keeps its level: 8.6 N m 0.1 s from the start at 4 Hz), and least squares fitting the remaining
-// systematic errors (plates sampling the contact chatter) into the base parameters a squat hardly
-// excites (condition number 1e9).
+// systematic errors into the base parameters a squat hardly excites (condition number 1e9).
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "dynid/ident/inertial_identification.hpp"
@@ -57,7 +57,8 @@ TEST_F(MocapAdultSquatTest, HeldOutMomentNearTheTrueModelsFloor) {
   const InertialIdentificationResult r = run_inertial_identification(options("adult_humanoid"));
   print("adult squat, mocap", r);
   // The true model on the same samples: the filter's edge transients trimmed (0.62 N m with 0.1 s
-  // trimmed at 4 Hz), what is left are the plates' samples of the contact chatter.
+  // trimmed at 4 Hz) and the plates averaging their steps (0.117 N m with single-step samples of the
+  // contact chatter), what is left is the markers' and the filter's (0.058 N m).
   EXPECT_LT(r.truth_rms->moment, 0.2) << r.summary_json;
   EXPECT_LT(r.identified_rms.moment, 2.5 * r.truth_rms->moment) << r.summary_json;
   EXPECT_LT(r.identified_rms.moment, 0.1 * r.nominal_rms.moment) << r.summary_json;
@@ -80,8 +81,15 @@ TEST_F(MocapAdultSquatTest, WarnsWhenTheFitValidatesWorseThanTheNominalModel) {
   print("true model as nominal, no prior", r);
   EXPECT_NEAR(r.nominal_rms.moment, r.truth_rms->moment, 1e-9);
   ASSERT_GT(r.identified_rms.moment, r.nominal_rms.moment);
-  ASSERT_EQ(r.warnings.size(), 1u) << r.summary_json;
-  EXPECT_NE(r.warnings[0].find("base moment"), std::string::npos) << r.warnings[0];
+  // One warning per row type that validates worse (contact sensors: base force and base moment).
+  const bool force_worse = r.identified_rms.force > r.nominal_rms.force;
+  ASSERT_EQ(r.warnings.size(), force_worse ? 2u : 1u) << r.summary_json;
+  const auto warned = [&](const char* what) {
+    return std::any_of(r.warnings.begin(), r.warnings.end(),
+                       [&](const std::string& w) { return w.find(what) != std::string::npos; });
+  };
+  EXPECT_TRUE(warned("base moment")) << r.summary_json;
+  EXPECT_EQ(warned("base force"), force_worse) << r.summary_json;
   EXPECT_NE(r.summary_json.find("\"warnings\""), std::string::npos);
 }
 

@@ -74,11 +74,12 @@ struct ValidationSeries {
   std::vector<std::vector<double>> measured_torque, nominal_torque, identified_torque;  ///< [joint][sample]
 };
 
-/// The prior weight used when none is given: 1e-4 for "mocap", 0 otherwise. The motion-capture
-/// path's wrenches and motion carry systematic errors (plates sampling the contact chatter, motion
+/// The prior weight used when none is given: 3e-4 for "mocap", 0 otherwise. The motion-capture
+/// path's wrenches and motion carry systematic errors (markers differentiated twice, motion
 /// low-passed at 4 Hz) far above the plates' noise class that weights its rows; unregularised, least
-/// squares fits them into the combinations a squat hardly excites (adult squat: held-out base moment
-/// 2.6 N m against the true model's 0.29 N m; 0.41 N m with the prior, docs/identification.md).
+/// squares fits them into the combinations a squat hardly excites (realistic adult squat: held-out
+/// base moment 1.64 N m against the true model's 0.20 N m; 0.20 N m with the prior,
+/// docs/identification.md).
 double default_prior(const std::string& source);
 
 /// An estimated joint torque sensor offset: the sensor reads the joint torque plus `value`.

@@ -68,6 +68,7 @@ class DatasetRecorder {
   };
   bool due(Stream& s, double time, double dt);
   void write_truth(const Simulation& sim);
+  void accumulate_plates(const Simulation& sim);
 
   std::string out_dir_;
   const Model& model_;
@@ -87,6 +88,12 @@ class DatasetRecorder {
   /// sensor does: MuJoCo's qacc differs from it where joint damping is integrated implicitly.
   std::vector<Vector3> accel_prev_velocity_;
   double accel_prev_time_ = std::numeric_limits<double>::quiet_NaN();
+  /// Per plate: sum of the wrenches (plate axes and point, as Simulation::plate_wrenches) over the
+  /// `plate_steps_` simulation steps since the previous plate sample; the last one at
+  /// `plate_last_step_time_` [s].
+  std::vector<Vector6> plate_sum_;
+  int plate_steps_ = 0;
+  double plate_last_step_time_ = 0.0;
   std::vector<int> joint_bodies_;
   std::vector<int> torque_sensor_velocity_;   ///< velocity index of each sidecar joint torque sensor
   std::vector<double> torque_sensor_offset_;  ///< [N m] per sensor, constant per run
