@@ -29,7 +29,8 @@ class IdentificationRows {
   /// (`support` left or right), the other sole's contact is free and its wrench zero, so when the
   /// sensor set does not measure that contact the projection no longer removes the lifted leg's
   /// equations (a lifted foot shows in its joint torques; paper 004's joints-only set). Measured
-  /// contacts, segments without a stated support, or `both`, keep every contact.
+  /// contacts, segments without a stated support, or `both`, keep every contact; so do the first
+  /// and last sixth of a single-support segment, where the real contact may still be on.
   void set_support(const Model& model, const RobotSidecar& sidecar, const std::vector<TimeSegment>& segments);
 
   /// Computes the rows of `sample` (forward kinematics, regressor, projection). Throws naming the
