@@ -81,14 +81,11 @@ void register_excite(CLI::App& app, Action& action) {
         };
       const ExcitationDesign d = design_excitation(robot, options);
       if (!args->quiet && isatty(STDERR_FILENO)) std::cerr << "\n";
-      json held = json::array();
-      for (const JointLock& l : d.held) held.push_back({{"joint", l.joint}, {"position", l.position}});
       json extra{{"robot", robot.model.name},
                  {"model", robot.urdf_path},
                  {"mode", d.mode},
                  {"sensors", d.sensors},
                  {"criterion", d.criterion},
-                 {"held_joints", held},
                  {"num_base_parameters", d.num_base_parameters},
                  {"regressor_samples", d.samples},
                  {"iterations", d.iterations},

@@ -2,7 +2,8 @@
 // subcommand registers itself with one line in register_identify.
 //
 // dynid identify inertial MODEL DATA --sensors SET --out DIR [--source truth|sensors|mocap] [--truth URDF]
-//   [--validate DATA] [--lock JOINT=VALUE ...] [--consistent] [--prior WEIGHT] [--fix-mass-com URDF]
+//   [--validate DATA] [--lock JOINT=VALUE ...] [--consistent] [--prior WEIGHT] [--weighting sensors|residual]
+//   [--fix-mass-com URDF]
 //   [--cutoff HZ] [--wrenches auto|ft|plates] [--mocap-joints auto|encoders|markers] [--holdout FRACTION]
 //   [--quiet]
 
@@ -24,6 +25,7 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
     std::vector<std::string> locks;
     std::string mocap_joints = "auto";
     std::optional<double> cutoff_hz;
+    std::optional<double> prior;
     bool quiet = false;
   };
   auto args = std::make_shared<Args>();
@@ -51,7 +53,12 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
   cmd->add_option("--consistent-iterations", o.consistent_fit.max_iterations,
                   "Newton iterations per barrier step of the consistent fit at most")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--prior", o.prior, "Weight of the pull toward the nominal model, relative to the data (0 = none)");
+  cmd->add_option("--prior", args->prior,
+                  "Weight of the pull toward the nominal model, relative to the data (0 = none; default: mocap 1e-4, "
+                  "else 0)");
+  cmd->add_option("--weighting", o.weighting,
+                  "Row weights: sensors (their noise) | residual (each equation also by its own residual, Gautier)")
+      ->check(CLI::IsMember({"sensors", "residual"}));
   cmd->add_option("--fix-mass-com", o.fix_mass_com,
                   "URDF (e.g. from identify static) whose masses and COMs are kept; the rest is estimated");
   cmd->add_option("--cutoff", args->cutoff_hz,
@@ -67,6 +74,7 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
     action = [args] {
       InertialIdentificationOptions opts = args->o;
       for (const std::string& text : args->locks) opts.locks.push_back(parse_joint_lock(text));
+      if (args->prior) opts.prior = *args->prior;
       if (args->cutoff_hz) opts.sensor_options.cutoff_hz = opts.mocap_options.cutoff_hz = *args->cutoff_hz;
       opts.mocap_options.joints = args->mocap_joints == "encoders"  ? MocapJoints::Encoders
                                   : args->mocap_joints == "markers" ? MocapJoints::Markers
@@ -74,6 +82,7 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
       if (!args->quiet) opts.progress = progress_line();
       const InertialIdentificationResult r = run_inertial_identification(opts);
       std::cout << r.summary_json;
+      for (const std::string& w : r.warnings) std::cerr << "warning: " << w << "\n";
       return 0;
     };
   });

@@ -148,14 +148,16 @@ MocapSource::MocapSource(const Model& model, const RobotSidecar& sidecar, const 
   }
   const LabRecording filtered_plates = plates_on_uniform_grid(rec, options.cutoff_hz, options.filter_order);
 
-  // Sample times: the encoders' (or the marker frames'), inside every stream less the trimmed ends.
+  // Sample times: the encoders' (or the marker frames'), inside every stream less the trimmed ends
+  // (the filter's edge transients).
+  const double trim = std::max(options.trim_s, options.edge_periods / options.cutoff_hz);
   const std::vector<double>& times = use_encoders ? rec.encoder_time : motion.time;
   const double t_first = std::max({motion.time.front(), filtered_plates.plate_time.front(),
                                    use_encoders ? rec.encoder_time.front() : -1e300}) +
-                         options.trim_s;
+                         trim;
   const double t_last = std::min({motion.time.back(), filtered_plates.plate_time.back(),
                                   use_encoders ? rec.encoder_time.back() : 1e300}) -
-                        options.trim_s;
+                        trim;
   const std::size_t nc = sidecar.contacts.size();
   std::vector<int> contact_frame(nc);
   for (std::size_t c = 0; c < nc; ++c) contact_frame[c] = model.frame_index(sidecar.contacts[c].name);

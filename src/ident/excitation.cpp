@@ -430,6 +430,7 @@ ExcitationDesign design_excitation(const Robot& robot, const ExcitationOptions& 
   }
   unpack(x, best);
   d.trajectory = best;
+  d.trajectory.held = d.held;
   d.optimized = measure(s, best, w);
   return d;
 }

@@ -70,6 +70,9 @@ json to_json(const FourierTrajectory& traj, double duration_s, double sample_rat
                       {"acceleration_bound", traj.acceleration_bound(j)}});
   }
   out["joints"] = joints;
+  json held = json::array();
+  for (const JointLock& l : traj.held) held.push_back({{"joint", l.joint}, {"position", l.position}});
+  out["held_joints"] = held;
   for (const auto& [key, value] : extra.items()) out[key] = value;
   json columns = json::array({"t"});
   for (const std::string& n : traj.joints) columns.push_back(n);
@@ -144,6 +147,16 @@ FourierTrajectory read_fourier_trajectory(const std::string& path) {
     for (Eigen::Index l = 0; l < harmonics; ++l) {
       traj.a(j, l) = finite_number(joint["a"][static_cast<std::size_t>(l)], "a of '" + name + "'", path);
       traj.b(j, l) = finite_number(joint["b"][static_cast<std::size_t>(l)], "b of '" + name + "'", path);
+    }
+  }
+  if (doc.contains("held_joints")) {
+    const json& held = doc["held_joints"];
+    if (!held.is_array()) throw std::runtime_error(path + ": held_joints is not a list");
+    for (const json& h : held) {
+      if (!h.is_object() || !h.contains("joint") || !h["joint"].is_string() || !h.contains("position"))
+        throw std::runtime_error(path + ": every held joint needs a joint name and a position");
+      const std::string name = h["joint"].get<std::string>();
+      traj.held.push_back({name, finite_number(h["position"], "position of held joint '" + name + "'", path)});
     }
   }
   return traj;

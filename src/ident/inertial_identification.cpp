@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "dynid/core/atomic_file.hpp"
+#include "dynid/core/number_format.hpp"
 #include "dynid/data/mocap_source.hpp"
 #include "dynid/data/truth_source.hpp"
 #include "dynid/ident/identification_report.hpp"
@@ -142,6 +143,8 @@ VectorX base_parameter_relative_errors(const BaseParameters& base, const VectorX
   return e;
 }
 
+double default_prior(const std::string& source) { return source == "mocap" ? 1e-4 : 0.0; }
+
 InertialIdentificationResult run_inertial_identification(const InertialIdentificationOptions& o) {
   auto progress = [&](double f, const std::string& what) {
     if (o.progress) o.progress(f, what);
@@ -162,9 +165,10 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   model.gravity = train_set.gravity;
   if (!(o.holdout_fraction > 0.0 && o.holdout_fraction < 1.0))
     throw std::invalid_argument("held-out fraction must lie in (0, 1)");
-  if (o.prior < 0.0 || !std::isfinite(o.prior)) throw std::invalid_argument("--prior must be a weight >= 0");
 
   InertialIdentificationResult r;
+  r.prior = o.prior.value_or(default_prior(o.source));
+  if (r.prior < 0.0 || !std::isfinite(r.prior)) throw std::invalid_argument("--prior must be a weight >= 0");
   r.sensors = o.sensors;
   const SensorSet set = parse_sensor_set(model, sidecar, o.sensors);
   BaseParameterOptions bo;
@@ -222,30 +226,49 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   r.source_description = train->description();
   IdentificationRows rows(model, sidecar, base, set, train->noise());
   rows.set_support(model, sidecar, train_set.segments);
+  if (o.weighting != "sensors" && o.weighting != "residual")
+    throw std::invalid_argument("unknown weighting '" + o.weighting + "' (sensors or residual)");
+  const bool residual_weighting = o.weighting == "residual";
   StreamingLeastSquares ls(nx);
+  ResidualWeighting by_equation(residual_weighting ? nx : 0);
   const long expected = std::max(1L, train->size_hint());
   MotionSample s;
   MatrixX A_free;
+  VectorX b_free;
   while (train->next(s)) {
     rows.build(s);
+    const MatrixX* A = &rows.rows();
+    const VectorX* b = &rows.measured();
     if (fixed_part) {
       const MatrixX& PY = rows.projected_regressor();
       A_free.resize(PY.rows(), nx);
       for (int k = 0; k < nx; ++k) A_free.col(k) = PY.col(free_params[static_cast<std::size_t>(k)]);
-      ls.add(A_free, rows.measured() - PY * *fixed_part, rows.weights());
-    } else {
-      ls.add(rows.rows(), rows.measured(), rows.weights());
+      b_free = rows.measured() - PY * *fixed_part;
+      A = &A_free;
+      b = &b_free;
     }
+    if (residual_weighting)
+      by_equation.add(*A, *b, rows.weights());
+    else
+      ls.add(*A, *b, rows.weights());
     if (++r.samples % 500 == 0)
       progress(0.05 + 0.6 * std::min(1.0, static_cast<double>(r.samples) / static_cast<double>(expected)),
                "estimation: " + std::to_string(r.samples) + " samples");
   }
   if (r.samples == 0) throw std::runtime_error(o.data + ": no training samples");
-  const double prior = fixed_part ? std::max(o.prior, 1e-6) : o.prior;
-  if (prior > 0.0) {
-    const MatrixX& R = ls.information_factor();
+  const double prior = fixed_part ? std::max(r.prior, 1e-6) : r.prior;
+  auto add_prior = [&](StreamingLeastSquares& data) {
+    if (prior <= 0.0) return;
+    const MatrixX& R = data.information_factor();
     const double lambda = prior * R.squaredNorm() / static_cast<double>(nx);
-    ls.add(MatrixX::Identity(nx, nx), x_nominal, VectorX::Constant(nx, lambda));
+    data.add(MatrixX::Identity(nx, nx), x_nominal, VectorX::Constant(nx, lambda));
+  };
+  if (residual_weighting) {
+    progress(0.65, "residual weighting");
+    ls = by_equation.fit(add_prior, 3, names);
+    r.weighting_scales = by_equation.scales();
+  } else {
+    add_prior(ls);
   }
   const LeastSquaresSolution sol = ls.solve(names);
   r.condition_number = sol.condition_number;
@@ -388,6 +411,16 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   r.nominal_rms = acc_nominal.rms();
   r.identified_rms = acc_identified.rms();
   if (pi_truth) r.truth_rms = acc_truth.rms();
+  const auto worse = [&](const char* what, const char* unit, double nominal, double identified) {
+    if (identified > nominal)
+      r.warnings.push_back(std::string("held-out ") + what + " RMS: identified " + format_fixed(identified, 3) + " " +
+                           unit + " > nominal " + format_fixed(nominal, 3) + " " + unit +
+                           ": the data do not support the fit of these rows (try --prior, more excitation)");
+  };
+  worse("base force", "N", r.nominal_rms.force, r.identified_rms.force);
+  worse("base moment", "N m", r.nominal_rms.moment, r.identified_rms.moment);
+  if (r.nominal_rms.torque && r.identified_rms.torque)
+    worse("joint torque", "N m", *r.nominal_rms.torque, *r.identified_rms.torque);
 
   // Summary.
   json j;
@@ -404,7 +437,25 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   j["base_parameters"] = base.num_base();
   j["condition_number"] = r.condition_number;
   j["residual_rms_weighted"] = sol.residual_rms;
-  j["prior"] = o.prior;
+  j["prior"] = r.prior;
+  json weighting;
+  weighting["mode"] = o.weighting;
+  if (!r.weighting_scales.empty()) {
+    // Equation groups with their label: the generalized coordinate when nothing is projected out
+    // (all rows, or the base rows of `contact`), else the projected equation's index.
+    const std::vector<std::string> coordinates = model.velocity_names();
+    json groups = json::array();
+    for (const EquationGroupScale& g : r.weighting_scales) {
+      const bool direct = g.equations_per_sample == model.nv || (o.sensors == "contact" && g.equations_per_sample == 6);
+      groups.push_back({{"equation", direct ? coordinates[static_cast<std::size_t>(g.equation)]
+                                            : "projected " + std::to_string(g.equation + 1) + " of " +
+                                                  std::to_string(g.equations_per_sample)},
+                        {"rows", g.rows},
+                        {"scale", g.scale}});
+    }
+    weighting["groups"] = groups;
+  }
+  j["weighting"] = weighting;
   j["estimate"] = fixed_part     ? "two-phase: masses and COMs of " + o.fix_mass_com + " kept"
                   : o.consistent ? "physically consistent (LMI, log-det barrier)"
                                  : "least squares";
@@ -438,6 +489,7 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
     j["total_mass_error"] = *r.total_mass_error;
     j["truth_total_mass"] = *r.truth_total_mass;
   }
+  j["warnings"] = r.warnings;
   r.summary_json = j.dump(2) + "\n";
 
   if (!o.out_dir.empty()) {

@@ -11,56 +11,6 @@
 namespace dynid {
 namespace {
 
-Matrix4 factor_from_theta(const Vector10& t) {
-  Matrix4 U;
-  U << std::exp(t[1]), t[4], t[6], t[7],  //
-      0.0, std::exp(t[2]), t[5], t[8],    //
-      0.0, 0.0, std::exp(t[3]), t[9],     //
-      0.0, 0.0, 0.0, 1.0;
-  return std::exp(t[0]) * U;
-}
-
-Vector10 parameters_from_pseudo_inertia(const Matrix4& J) {
-  const Matrix3 sigma = J.topLeftCorner<3, 3>();
-  const Matrix3 I = sigma.trace() * Matrix3::Identity() - sigma;
-  Vector10 pi;
-  pi << J(3, 3), J(0, 3), J(1, 3), J(2, 3), I(0, 0), I(0, 1), I(1, 1), I(0, 2), I(1, 2), I(2, 2);
-  return pi;
-}
-
-}  // namespace
-
-Vector10 parameters_from_log_cholesky(const Vector10& theta) {
-  const Matrix4 U = factor_from_theta(theta);
-  return parameters_from_pseudo_inertia(U * U.transpose());
-}
-
-Vector10 log_cholesky_from_parameters(const Vector10& pi) {
-  const Matrix4 J = Inertia::from_parameters(pi).pseudo_inertia();
-  // J = U U^T with U upper triangular: Cholesky of the index-reversed matrix, reversed back.
-  const Eigen::PermutationMatrix<4> P(Eigen::Vector4i(3, 2, 1, 0));
-  const Matrix4 Jr = P * J * P.transpose();
-  Eigen::LLT<Matrix4> llt(Jr);
-  if (llt.info() != Eigen::Success) throw std::invalid_argument("inertial parameters are not physically consistent");
-  const Matrix4 L = llt.matrixL();
-  const Matrix4 U = P.transpose() * L * P;
-  const double scale = U(3, 3);
-  Vector10 t;
-  t[0] = std::log(scale);
-  t[1] = std::log(U(0, 0) / scale);
-  t[2] = std::log(U(1, 1) / scale);
-  t[3] = std::log(U(2, 2) / scale);
-  t[4] = U(0, 1) / scale;
-  t[5] = U(1, 2) / scale;
-  t[6] = U(0, 2) / scale;
-  t[7] = U(0, 3) / scale;
-  t[8] = U(1, 3) / scale;
-  t[9] = U(2, 3) / scale;
-  return t;
-}
-
-namespace {
-
 /// Pseudo-inertia basis: J(pi) = sum_k pi_k E_k (the map is linear).
 std::array<Matrix4, 10> pseudo_inertia_basis() {
   std::array<Matrix4, 10> E;

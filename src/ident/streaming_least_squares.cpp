@@ -136,20 +136,23 @@ void StreamingLeastSquares::fold_all() {
   fold(full);
 }
 
-void StreamingLeastSquares::merge(const StreamingLeastSquares& other) {
+void StreamingLeastSquares::merge(const StreamingLeastSquares& other, double weight) {
   if (other.p_ != p_)
     throw std::invalid_argument("least squares merge: " + std::to_string(other.p_) + " parameters into " +
                                 std::to_string(p_));
   if (&other == this) throw std::invalid_argument("least squares merge: a stream cannot merge itself");
+  if (!(weight > 0.0) || !std::isfinite(weight))
+    throw std::invalid_argument("least squares merge: the weight must be positive and finite");
+  const double scale = std::sqrt(weight);
   for (const Group& h : other.groups_) {
     // The matching group here (same columns), or a new one.
     std::size_t k = 0;
     while (k < groups_.size() && groups_[k].columns != h.columns) ++k;
     if (k == groups_.size()) groups_.push_back(make_group(h.columns));
     Group& g = groups_[k];
-    for (int r = 0; r < h.pending_rows; ++r) append_weighted_row(g, h.pending.row(r));
+    for (int r = 0; r < h.pending_rows; ++r) append_weighted_row(g, scale * h.pending.row(r));
     if (!h.empty)
-      for (Eigen::Index r = 0; r < h.R.rows(); ++r) append_weighted_row(g, h.R.row(r));
+      for (Eigen::Index r = 0; r < h.R.rows(); ++r) append_weighted_row(g, scale * h.R.row(r));
   }
   rows_ += other.rows_;
 }

@@ -60,11 +60,20 @@ DatasetRecorder::DatasetRecorder(const std::string& out_dir, const Model& truth,
 
   // Joint torque sensors: at the encoder rate (the same joint electronics). At a welded joint the
   // sensor reads the torque the weld carries, as the truth stream's tau does.
+  // Their calibration errors come from a generator of their own, so adding or removing a sensor
+  // leaves every other stream's noise as it was.
   std::vector<Channel> torques;
+  std::mt19937 calibration_rng(seed ^ 0x7a3c91u);
+  std::normal_distribution<double> calibration_gauss(0.0, 1.0);
   for (const std::string& j : sidecar_.joint_torque_sensors)
     if (const auto b = model_.find_joint(j)) {
-      torque_sensor_velocity_.push_back(model_.bodies[static_cast<std::size_t>(*b)].idx_v);
+      const Body& body = model_.bodies[static_cast<std::size_t>(*b)];
+      torque_sensor_velocity_.push_back(body.idx_v);
       torques.push_back({"tau." + j, "N m"});
+      const double rated = std::isfinite(body.limits.effort) ? body.limits.effort : 0.0;
+      const double offset = calibration_gauss(calibration_rng), gain = calibration_gauss(calibration_rng);
+      torque_sensor_offset_.push_back(noise_.joint_torque_offset_fraction * rated * offset);
+      torque_sensor_gain_.push_back(1.0 + noise_.joint_torque_gain_sigma * gain);
     }
   if (!torques.empty()) add("torques", torques, rates.encoders_hz, 12);  // digits of the truth stream
 
@@ -173,9 +182,11 @@ void DatasetRecorder::record(const Simulation& sim, const VectorX& tau, bool wri
       }
     } else if (s.name == "torques") {
       // What a strain-gauge sensor between gear and link measures: the torque acting on the link
-      // (the truth stream's tau), plus its noise.
+      // (the truth stream's tau) through its calibration, plus its noise.
       const VectorX& link_tau = sim.link_torques();
-      for (int k : torque_sensor_velocity_) row_.push_back(link_tau[k] + noise_.joint_torque_sigma * gauss_(rng_));
+      for (std::size_t i = 0; i < torque_sensor_velocity_.size(); ++i)
+        row_.push_back(torque_sensor_gain_[i] * link_tau[torque_sensor_velocity_[i]] + torque_sensor_offset_[i] +
+                       noise_.joint_torque_sigma * gauss_(rng_));
     } else if (s.name == "imu") {
       kinematics();
       const double root_rate = std::sqrt(s.rate_hz);

@@ -34,6 +34,7 @@ struct Motion {
   std::function<void(double, Target&)> at;
   std::vector<Segment> parts;  ///< start/end relative to the motion start
   double duration = 0.0;
+  std::vector<MjcfWeld> welds;  ///< joints welded in the simulation for the whole run
 };
 
 /// Robot-dependent sizes of the motions, from the nominal standing pose.
@@ -284,12 +285,26 @@ Motion fourier_motion(const Model& model, const RobotSidecar& sidecar, const Sta
   if (played.empty())
     throw std::invalid_argument("the excitation trajectory moves only leg joints; standing on both feet, " +
                                 model.label() + " takes its legs from IK (design with --fixed-feet)");
+  // The design's locks (held joints off the legs) are welded where the design held them: rigid, as
+  // the locked model of the design and of identification. Held legs (a fixed-feet design) come
+  // from IK like the other leg joints.
   Motion m;
+  std::vector<JointLock> welded;
+  for (const JointLock& lock : traj.held) {
+    const auto body = model.find_joint(lock.joint);
+    if (body && is_leg_joint(model, sidecar, *body)) continue;
+    if (std::find(traj.joints.begin(), traj.joints.end(), lock.joint) != traj.joints.end())
+      throw std::invalid_argument("joint '" + lock.joint + "' of the excitation trajectory is both moved and held");
+    welded.push_back(lock);
+    if (body) m.welds.push_back({*body, lock.position});
+  }
+  (void)lock_joints(model, welded);  // throws naming an unknown joint or a position outside its limits
   m.duration = duration;
   m.parts.push_back({"fourier excitation", "fourier", 0.0, duration, 0.0, 0.0, "both"});
-  m.at = [=, &model](double time, Target& target) {
+  m.at = [=, &model, welds = m.welds](double time, Target& target) {
     target = Target{};
     target.com = 0.5 * (st.left_sole + st.right_sole).head<2>();
+    for (const MjcfWeld& w : welds) target.held_joints.push_back({w.body, w.position});
     const int n = traj.num_joints();
     VectorX q(n), qd(n), qdd(n);
     traj.evaluate(time, q, qd, qdd);
@@ -412,6 +427,7 @@ void run_excite(Run& run) {
     const FourierTrajectory traj = read_fourier_trajectory(name);
     motion = fourier_motion(nominal, sidecar, st, traj, requested > 0.0 ? requested : 1.0 / traj.base_frequency_hz);
   }
+  run.scene.welds.insert(run.scene.welds.end(), motion.welds.begin(), motion.welds.end());
   const Plan planned = plan(run, st, motion);
   const std::vector<VectorX>& q_ref = planned.q_ref;
   const int samples = static_cast<int>(q_ref.size());

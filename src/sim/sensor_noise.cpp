@@ -20,6 +20,7 @@ SensorNoise sensor_noise(NoiseLevel level, double realistic_backlash) {
     n.backlash = 0.0;
     n.gyro_density = n.gyro_bias_sigma = n.accel_density = n.accel_bias_sigma = 0.0;
     n.ft_force_sigma = n.ft_torque_sigma = n.joint_torque_sigma = 0.0;
+    n.joint_torque_offset_fraction = n.joint_torque_gain_sigma = 0.0;
     n.plate_force_resolution = n.plate_force_sigma = n.plate_moment_sigma = 0.0;
     n.marker_sigma = n.marker_dropout_probability = 0.0;
   } else {

@@ -47,6 +47,13 @@ TEST(CliIdentifyMocap, MarkersAndPlatesIdentifyTheRobot) {
   EXPECT_LT(s["validation"]["wrench_rms"]["identified"].get<double>(),
             0.2 * s["validation"]["wrench_rms"]["nominal"].get<double>())
       << r.out;
+  // The mocap path pulls toward the nominal model by default (its systematic errors), `--prior` overrides.
+  EXPECT_EQ(s["prior"].get<double>(), 1e-4) << r.out;
+  EXPECT_TRUE(s["warnings"].empty()) << r.out;
+  const Result plain = run("identify inertial kid_humanoid " + data +
+                           " --source mocap --sensors contact --quiet --prior 0 --out " + scratch("plain"));
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  EXPECT_EQ(json::parse(plain.out)["prior"].get<double>(), 0.0) << plain.out;
 
   const auto refused = [&](const std::string& dir, const std::string& fragment) {
     const Result bad = run("identify inertial kid_humanoid " + dir +

@@ -79,7 +79,8 @@ TEST(FourierTrajectory, OneHarmonicReachesItsBounds) {
 }
 
 TEST(FourierTrajectory, FileRoundTrip) {
-  const FourierTrajectory t = random_trajectory(3, 2, 4);
+  FourierTrajectory t = random_trajectory(3, 2, 4);
+  t.held = {{"elbow", -0.6}, {"wrist", 0.25}};
   const std::string path = test::write_temp_file(to_json(t, 5.0, 10.0, {{"robot", "x"}}).dump(), ".json");
   const FourierTrajectory back = read_fourier_trajectory(path);
   EXPECT_EQ(back.joints, t.joints);
@@ -87,6 +88,9 @@ TEST(FourierTrajectory, FileRoundTrip) {
   EXPECT_EQ(back.q0, t.q0);
   EXPECT_EQ(back.a, t.a);
   EXPECT_EQ(back.b, t.b);
+  ASSERT_EQ(back.held.size(), 2u);
+  EXPECT_EQ(back.held[1].joint, "wrist");
+  EXPECT_EQ(back.held[1].position, 0.25);
   // The sampled q(t): 51 rows of t and 3 joints, equal to evaluate().
   const nlohmann::json doc = nlohmann::json::parse(test::read_file(path));
   ASSERT_EQ(doc["samples"]["q"].size(), 51u);
@@ -123,6 +127,12 @@ TEST(FourierTrajectory, BadFilesAreRefusedWithTheReason) {
   expect_read_error(R"({"format": "dynid-excitation", "base_frequency_hz": 0.1, "joints": [
       {"name": "a", "q0": 0, "a": [1], "b": [1]}, {"name": "a", "q0": 0, "a": [1], "b": [1]}]})",
                     "twice");
+  expect_read_error(R"({"format": "dynid-excitation", "base_frequency_hz": 0.1, "joints": [
+      {"name": "a", "q0": 0, "a": [1], "b": [1]}], "held_joints": [{"joint": "b", "position": null}]})",
+                    "position of held joint 'b'");
+  expect_read_error(R"({"format": "dynid-excitation", "base_frequency_hz": 0.1, "joints": [
+      {"name": "a", "q0": 0, "a": [1], "b": [1]}], "held_joints": {"b": 0}})",
+                    "held_joints is not a list");
 }
 
 }  // namespace

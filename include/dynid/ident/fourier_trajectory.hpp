@@ -14,6 +14,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "dynid/model/lock_joints.hpp"
 #include "dynid/spatial/se3.hpp"
 
 namespace dynid {
@@ -23,6 +24,9 @@ struct FourierTrajectory {
   std::vector<std::string> joints;  ///< joint names, one row of q0, a, b each
   VectorX q0;                       ///< offsets [rad] or [m]
   MatrixX a, b;                     ///< joints x harmonics [rad/s] or [m/s]
+  /// Joints held still while the listed ones move (the design's locks; with fixed feet also the
+  /// legs): played, they are welded at these positions.
+  std::vector<JointLock> held;
 
   int num_joints() const { return static_cast<int>(joints.size()); }
   int harmonics() const { return static_cast<int>(a.cols()); }
@@ -38,13 +42,14 @@ struct FourierTrajectory {
   double acceleration_bound(int j) const;
 };
 
-/// The trajectory as the "dynid-excitation" JSON object (coefficients and, sampled at
+/// The trajectory as the "dynid-excitation" JSON object (coefficients, held joints and, sampled at
 /// `sample_rate_hz` over `duration_s`, q(t) of the joints), with `extra` members merged in.
 nlohmann::json to_json(const FourierTrajectory& traj, double duration_s, double sample_rate_hz,
                        const nlohmann::json& extra);
 
 /// Reads a "dynid-excitation" JSON file. Throws std::runtime_error naming the file and the problem
-/// (unreadable, not JSON, wrong format, missing or non-finite coefficients, unequal harmonics).
+/// (unreadable, not JSON, wrong format, missing or non-finite coefficients, unequal harmonics, a
+/// held joint without a name or a finite position). A file without `held_joints` holds none.
 FourierTrajectory read_fourier_trajectory(const std::string& path);
 
 }  // namespace dynid

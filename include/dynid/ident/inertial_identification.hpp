@@ -16,6 +16,7 @@
 #include "dynid/data/sensor_source.hpp"
 #include "dynid/ident/base_parameters.hpp"
 #include "dynid/ident/physical_consistency.hpp"
+#include "dynid/ident/residual_weighting.hpp"
 #include "dynid/model/lock_joints.hpp"
 
 namespace dynid {
@@ -34,13 +35,18 @@ struct InertialIdentificationOptions {
   /// neutral value: the robot of `dynid simulate --scenario walk --lock-upper-body`.
   bool lock_upper_body = false;
   std::string truth_urdf;               ///< compare with this model's base parameters (simulation truth)
-  bool consistent = false;              ///< physically consistent estimate (log-Cholesky fit)
+  bool consistent = false;              ///< physically consistent estimate (pseudo-inertia LMI fit)
   ConsistentFitOptions consistent_fit;  ///< its prior weight and iterations
-  double prior = 0.0;                   ///< weight of the pull toward the nominal base parameters (relative)
-  std::string fix_mass_com;             ///< URDF whose masses and first moments are kept (two-phase mode)
-  SensorSourceOptions sensor_options;   ///< of "sensors"
-  MocapSourceOptions mocap_options;     ///< of "mocap"
-  std::string out_dir;                  ///< where to write the outputs; empty = write nothing
+  /// Weight of the pull toward the nominal base parameters (relative to the data's mean information
+  /// per parameter); unset: `default_prior(source)`.
+  std::optional<double> prior;
+  /// Row weights: "sensors" (1 / sigma^2 of the measured forces' noise) or "residual" (those, each
+  /// equation group further scaled by its own residual variance: ident/residual_weighting.hpp).
+  std::string weighting = "sensors";
+  std::string fix_mass_com;            ///< URDF whose masses and first moments are kept (two-phase mode)
+  SensorSourceOptions sensor_options;  ///< of "sensors"
+  MocapSourceOptions mocap_options;    ///< of "mocap"
+  std::string out_dir;                 ///< where to write the outputs; empty = write nothing
   /// Progress (fraction 0..1, what is being done); may be empty.
   std::function<void(double, const std::string&)> progress;
 };
@@ -66,6 +72,13 @@ struct ValidationSeries {
   std::vector<std::vector<double>> measured_torque, nominal_torque, identified_torque;  ///< [joint][sample]
 };
 
+/// The prior weight used when none is given: 1e-4 for "mocap", 0 otherwise. The motion-capture
+/// path's wrenches and motion carry systematic errors (plates sampling the contact chatter, motion
+/// low-passed at 4 Hz) far above the plates' noise class that weights its rows; unregularised, least
+/// squares fits them into the combinations a squat hardly excites (adult squat: held-out base moment
+/// 2.6 N m against the true model's 0.29 N m; 0.41 N m with the prior, docs/identification.md).
+double default_prior(const std::string& source);
+
 struct InertialIdentificationResult {
   BaseParameters base;
   std::string source_description;
@@ -80,14 +93,19 @@ struct InertialIdentificationResult {
   double total_mass = 0.0, nominal_total_mass = 0.0;
   std::optional<double> truth_total_mass;
   bool physically_consistent = false;
-  std::optional<ConsistentFit> consistent_fit;  ///< with `consistent`: convergence and costs
-  std::vector<std::string> inconsistent_links;  ///< "link: reason" of the identified model
+  std::optional<ConsistentFit> consistent_fit;       ///< with `consistent`: convergence and costs
+  std::vector<EquationGroupScale> weighting_scales;  ///< with residual weighting: each equation group's scale
+  std::vector<std::string> inconsistent_links;       ///< "link: reason" of the identified model
   ValidationRms nominal_rms, identified_rms;
   /// With a truth URDF: the true model's residuals on the same validation samples, the floor the
   /// data's own errors (sensor noise, filtering, estimated base motion) leave to any identification.
   std::optional<ValidationRms> truth_rms;
   std::optional<double> base_param_max_rel_error, total_mass_error;
   ValidationSeries series;
+  double prior = 0.0;  ///< the prior weight used
+  /// Row types (base force, base moment, joint torque) on which the identified model validates worse
+  /// than the nominal one, each a sentence with both RMS values: the data do not support the fit there.
+  std::vector<std::string> warnings;
   std::string summary_json;
   std::vector<std::string> written_files;
 };

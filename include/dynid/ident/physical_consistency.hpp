@@ -2,10 +2,8 @@
 // Physically consistent inertial parameters (paper 004 III-B; Wensing, Kim & Slotine 2017; Rucker &
 // Wensing 2022). Least squares can return a negative mass or an impossible inertia for a link the
 // data barely excite. The estimate constrains every link's pseudo-inertia to be positive definite
-// (fit_physically_consistent). The log-Cholesky factor of the pseudo-inertia,
-//   J = U U^T,  U = e^alpha [[e^d1, s12, s13, t1], [0, e^d2, s23, t2], [0, 0, e^d3, t3], [0, 0, 0, 1]],
-// parametrizes exactly the realizable rigid bodies (J positive definite); dynid uses it to test and
-// convert parameters.
+// (fit_physically_consistent): the pseudo-inertia is linear in the parameters, so the constraints
+// are linear matrix inequalities and the fit is a convex problem.
 
 #include <vector>
 
@@ -14,11 +12,6 @@
 namespace dynid {
 
 using Vector10 = Eigen::Matrix<double, 10, 1>;
-
-/// theta = [alpha, d1, d2, d3, s12, s23, s13, t1, t2, t3] -> the 10 inertial parameters.
-Vector10 parameters_from_log_cholesky(const Vector10& theta);
-/// Inverse for a physically consistent body (pseudo-inertia positive definite); throws otherwise.
-Vector10 log_cholesky_from_parameters(const Vector10& pi);
 
 struct ConsistentFitOptions {
   /// Weight of the pull toward the prior, relative to the data scale (||z||^2 per parameter), on

@@ -52,8 +52,9 @@ class StreamingLeastSquares {
 
   /// Adds everything `other` (same number of parameters) has accumulated, as if its rows had been
   /// added here; `other` is unchanged. For parallel accumulation: one stream per thread, merged in a
-  /// fixed order, gives a result independent of timing.
-  void merge(const StreamingLeastSquares& other);
+  /// fixed order, gives a result independent of timing. `weight` (> 0) multiplies the weights of
+  /// all of `other`'s rows (re-weighting a group of rows after the fact).
+  void merge(const StreamingLeastSquares& other, double weight = 1.0);
 
   int num_parameters() const { return p_; }
   long rows() const { return rows_; }

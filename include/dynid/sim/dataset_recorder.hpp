@@ -88,7 +88,9 @@ class DatasetRecorder {
   std::vector<Vector3> accel_prev_velocity_;
   double accel_prev_time_ = std::numeric_limits<double>::quiet_NaN();
   std::vector<int> joint_bodies_;
-  std::vector<int> torque_sensor_velocity_;  ///< velocity index of each sidecar joint torque sensor
+  std::vector<int> torque_sensor_velocity_;   ///< velocity index of each sidecar joint torque sensor
+  std::vector<double> torque_sensor_offset_;  ///< [N m] per sensor, constant per run
+  std::vector<double> torque_sensor_gain_;    ///< reading / true torque per sensor, constant per run
   std::vector<Force> f_ext_body_;
   double max_consistency_error_ = 0.0;
   std::vector<double> row_;

@@ -30,6 +30,16 @@ struct SensorNoise {
   // TFF / Kistler 4503 class, non-repeatability and noise 0.05-0.1 % FS; the rated torques of the
   // adult robots' joints are 40-200 N m).
   double joint_torque_sigma = 0.15;  ///< [N m]
+  // Its calibration, constant per run and per sensor. A joint torque sensor cannot be tared on the
+  // robot: the link's weight always loads it, and a tare against the nominal model carries that
+  // model's error. What is left is the zero balance and its thermal drift (Futek TFF class: zero
+  // balance within 1 % of rated output before tare, thermal zero shift 0.01 %/degF, i.e. ~0.2 % over
+  // a 20 degF warm-up) and the sensitivity of an in-situ calibration, which also carries the
+  // crosstalk of bending loads (about 0.8 % of the bending moment in a sensor designed against it).
+  // Foot F/T sensors are tared while the robot hangs and are factory calibrated on all six axes:
+  // their errors stay white (above).
+  double joint_torque_offset_fraction = 0.003;  ///< sigma of the offset, fraction of the joint's rated torque
+  double joint_torque_gain_sigma = 0.01;        ///< sigma of the relative sensitivity error
   // Force plates: AMTI/Kistler class, resolution ~0.7 N on forces; moments from the same channels.
   double plate_force_resolution = 0.7;  ///< [N], quantization step
   double plate_force_sigma = 0.25;      ///< [N]
