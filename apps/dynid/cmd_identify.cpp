@@ -3,6 +3,7 @@
 //
 // dynid identify inertial MODEL DATA --sensors SET --out DIR [--source truth|sensors|mocap] [--truth URDF]
 //   [--validate DATA] [--lock JOINT=VALUE ...] [--consistent] [--prior WEIGHT] [--weighting sensors|residual]
+//   [--torque-offsets]
 //   [--fix-mass-com URDF]
 //   [--cutoff HZ] [--wrenches auto|ft|plates] [--mocap-joints auto|encoders|markers] [--holdout FRACTION]
 //   [--quiet]
@@ -59,6 +60,8 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
   cmd->add_option("--weighting", o.weighting,
                   "Row weights: sensors (their noise) | residual (each equation also by its own residual, Gautier)")
       ->check(CLI::IsMember({"sensors", "residual"}));
+  cmd->add_flag("--torque-offsets", o.torque_offsets,
+                "Also estimate a constant offset of each joint torque sensor of the set (summary.json torque_offsets)");
   cmd->add_option("--fix-mass-com", o.fix_mass_com,
                   "URDF (e.g. from identify static) whose masses and COMs are kept; the rest is estimated");
   cmd->add_option("--cutoff", args->cutoff_hz,

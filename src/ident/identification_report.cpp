@@ -90,6 +90,32 @@ void write_identification_report(const InertialIdentificationResult& r, const st
     }
   }
 
+  if (!r.torque_offsets.empty()) {
+    report.heading("Joint torque sensor offsets");
+    ReportTable off;
+    off.caption = "Estimated with the inertial parameters: the sensor reads the joint torque plus the offset";
+    off.header = {"joint", "offset [N m]", "std"};
+    for (const TorqueOffset& o : r.torque_offsets)
+      off.rows.push_back({o.joint, number(o.value, "%.4g"), number(o.std, "%.2g")});
+    report.table(off);
+  }
+  if (!r.weighting_scales.empty()) {
+    report.heading("Residual weighting");
+    report.paragraph(
+        "Each equation group's residual RMS after a fit, in units of its sensors' noise (at least 1); its rows were "
+        "weighted down by the square of this scale.");
+    BarPlot scales;
+    scales.title = "Residual scale per equation group";
+    scales.y_label = "scale";
+    scales.groups = {"scale"};
+    scales.values = {{}};
+    for (const EquationGroupScale& g : r.weighting_scales) {
+      scales.categories.push_back(g.label);
+      scales.values[0].push_back(g.scale);
+    }
+    report.bars(scales);
+  }
+
   report.heading("Base parameters");
   ReportTable t;
   t.caption = "Identified base parameters, standard deviation and grouping";

@@ -93,6 +93,10 @@ void IdentificationRows::build(const MotionSample& s) {
   Y_ = joint_torque_regressor(model_, data_, s.q, s.v, s.a);
   const MatrixX PA = p.projector * p.measured_map;
   PY_.noalias() = p.projector * Y_;
+  T_.resize(p.projector.rows(), static_cast<Eigen::Index>(set_.torque_joints.size()));
+  for (std::size_t k = 0; k < set_.torque_joints.size(); ++k)
+    T_.col(static_cast<Eigen::Index>(k)) =
+        p.projector.col(model_.bodies[static_cast<std::size_t>(set_.torque_joints[k])].idx_v);
   A_ = base_regressor(base_, PY_);
   b_.noalias() = PA * fm;
   w_ = ((PA.array().square().matrix() * sigma.array().square().matrix()).array() + 1e-300).inverse().matrix();

@@ -108,6 +108,12 @@ std::string base_parameters_text(const InertialIdentificationResult& r) {
     if (r.base_truth) s << "  truth " << (*r.base_truth)[k];
     s << "\n        = " << r.base.expression(k) << "\n";
   }
+  if (!r.torque_offsets.empty()) {
+    s << "Joint torque sensor offsets (the sensor reads the joint torque plus this) [N m], standard deviation\n";
+    for (const TorqueOffset& t : r.torque_offsets)
+      s << "      " << std::left << std::setw(26) << t.joint << std::right << std::setw(14) << std::setprecision(6)
+        << t.value << " +- " << std::setprecision(3) << t.std << "\n";
+  }
   return s.str();
 }
 
@@ -229,23 +235,39 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   if (o.weighting != "sensors" && o.weighting != "residual")
     throw std::invalid_argument("unknown weighting '" + o.weighting + "' (sensors or residual)");
   const bool residual_weighting = o.weighting == "residual";
-  StreamingLeastSquares ls(nx);
-  ResidualWeighting by_equation(residual_weighting ? nx : 0);
+  // Joint torque sensor offsets, estimated with the inertial parameters: their columns come first,
+  // so the trailing block of the factor is that of the parameters with the offsets profiled out.
+  const int n_off = o.torque_offsets ? static_cast<int>(set.torque_joints.size()) : 0;
+  if (o.torque_offsets && n_off == 0)
+    throw std::invalid_argument("--torque-offsets: sensor set '" + o.sensors + "' uses no joint torque sensor");
+  std::vector<std::string> all_names;
+  for (int b : set.torque_joints) all_names.push_back("offset." + model.bodies[static_cast<std::size_t>(b)].joint_name);
+  if (!o.torque_offsets) all_names.clear();
+  all_names.insert(all_names.end(), names.begin(), names.end());
+  const int np = n_off + nx;
+  StreamingLeastSquares ls(np);
+  ResidualWeighting by_equation(residual_weighting ? np : 0);
   const long expected = std::max(1L, train->size_hint());
   MotionSample s;
-  MatrixX A_free;
+  MatrixX A_all;
   VectorX b_free;
   while (train->next(s)) {
     rows.build(s);
     const MatrixX* A = &rows.rows();
     const VectorX* b = &rows.measured();
-    if (fixed_part) {
-      const MatrixX& PY = rows.projected_regressor();
-      A_free.resize(PY.rows(), nx);
-      for (int k = 0; k < nx; ++k) A_free.col(k) = PY.col(free_params[static_cast<std::size_t>(k)]);
-      b_free = rows.measured() - PY * *fixed_part;
-      A = &A_free;
-      b = &b_free;
+    if (fixed_part || n_off > 0) {
+      const Eigen::Index m = rows.rows().rows();
+      A_all.resize(m, np);
+      if (n_off > 0) A_all.leftCols(n_off) = rows.torque_offset_columns();
+      if (fixed_part) {
+        const MatrixX& PY = rows.projected_regressor();
+        for (int k = 0; k < nx; ++k) A_all.col(n_off + k) = PY.col(free_params[static_cast<std::size_t>(k)]);
+        b_free = rows.measured() - PY * *fixed_part;
+        b = &b_free;
+      } else {
+        A_all.rightCols(nx) = rows.rows();
+      }
+      A = &A_all;
     }
     if (residual_weighting)
       by_equation.add(*A, *b, rows.weights());
@@ -260,17 +282,32 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   auto add_prior = [&](StreamingLeastSquares& data) {
     if (prior <= 0.0) return;
     const MatrixX& R = data.information_factor();
-    const double lambda = prior * R.squaredNorm() / static_cast<double>(nx);
-    data.add(MatrixX::Identity(nx, nx), x_nominal, VectorX::Constant(nx, lambda));
+    const double lambda = prior * R.bottomRightCorner(nx, nx).squaredNorm() / static_cast<double>(nx);
+    MatrixX pull = MatrixX::Zero(nx, np);  // on the inertial parameters only
+    pull.rightCols(nx).setIdentity();
+    data.add(pull, x_nominal, VectorX::Constant(nx, lambda));
   };
   if (residual_weighting) {
     progress(0.65, "residual weighting");
-    ls = by_equation.fit(add_prior, 3, names);
+    ls = by_equation.fit(add_prior, 3, all_names);
     r.weighting_scales = by_equation.scales();
+    // Labels: the generalized coordinate when nothing is projected out (all rows, or the base rows
+    // of `contact`), else the projected equation's index.
+    const std::vector<std::string> coordinates = model.velocity_names();
+    for (EquationGroupScale& g : r.weighting_scales) {
+      const bool direct = g.equations_per_sample == model.nv || (o.sensors == "contact" && g.equations_per_sample == 6);
+      g.label = direct
+                    ? coordinates[static_cast<std::size_t>(g.equation)]
+                    : "projected " + std::to_string(g.equation + 1) + " of " + std::to_string(g.equations_per_sample);
+    }
   } else {
     add_prior(ls);
   }
-  const LeastSquaresSolution sol = ls.solve(names);
+  const LeastSquaresSolution sol = ls.solve(all_names);
+  // The inertial parameters' factor with the offsets profiled out: ||R x - z||^2 + const.
+  const MatrixX R_x = ls.information_factor().bottomRightCorner(nx, nx);
+  const VectorX z_x = ls.factor_rhs().tail(nx);
+  const VectorX x_hat = sol.x.tail(nx), x_std = sol.standard_deviation.tail(nx);
   r.condition_number = sol.condition_number;
   progress(0.7, "standard parameters");
 
@@ -279,7 +316,7 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   const MatrixX& K = base.K;
   if (fixed_part) {
     r.standard_parameters = *fixed_part;
-    for (int k = 0; k < nx; ++k) r.standard_parameters[free_params[static_cast<std::size_t>(k)]] = sol.x[k];
+    for (int k = 0; k < nx; ++k) r.standard_parameters[free_params[static_cast<std::size_t>(k)]] = x_hat[k];
     if (o.consistent) {
       // Start: the kept masses and COMs with the nominal rotational inertias about each COM (a real
       // body whenever the nominal one is), then only the rotational inertias move.
@@ -299,32 +336,46 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
       }
       MatrixX select = MatrixX::Zero(nx, start.size());
       for (int k = 0; k < nx; ++k) select(k, free_params[static_cast<std::size_t>(k)]) = 1.0;
-      r.consistent_fit =
-          fit_physically_consistent(ls.information_factor(), ls.factor_rhs(), select, start, fit_options);
+      r.consistent_fit = fit_physically_consistent(R_x, z_x, select, start, fit_options);
       r.standard_parameters = r.consistent_fit->pi;
     }
     r.base_values = K * r.standard_parameters;
     // Standard deviations of the base parameters from the covariance of the free parameters.
-    const MatrixX R = ls.information_factor();
-    const MatrixX R_inv = R.triangularView<Eigen::Upper>().solve(MatrixX::Identity(nx, nx));
-    const double sigma2 = ls.residual_sum_of_squares() / static_cast<double>(std::max(1L, ls.rows() - nx));
+    const MatrixX R_inv = R_x.triangularView<Eigen::Upper>().solve(MatrixX::Identity(nx, nx));
+    const double sigma2 = ls.residual_sum_of_squares() / static_cast<double>(std::max(1L, ls.rows() - np));
     MatrixX K_free(K.rows(), nx);
     for (int k = 0; k < nx; ++k) K_free.col(k) = K.col(free_params[static_cast<std::size_t>(k)]);
     const MatrixX KR = K_free * R_inv;
     r.base_std = (sigma2 * KR.rowwise().squaredNorm()).cwiseSqrt();
   } else {
-    r.base_values = sol.x;
-    r.base_std = sol.standard_deviation;
+    r.base_values = x_hat;
+    r.base_std = x_std;
     if (o.consistent) {
-      const MatrixX R = ls.information_factor();
-      const VectorX z = ls.factor_rhs();
-      r.consistent_fit = fit_physically_consistent(R, z, K, pi_nominal, o.consistent_fit);
+      r.consistent_fit = fit_physically_consistent(R_x, z_x, K, pi_nominal, o.consistent_fit);
       r.standard_parameters = r.consistent_fit->pi;
       // Reported base parameters (and their error against the truth) are the consistent model's.
       r.base_values = K * r.standard_parameters;
     } else {
       r.standard_parameters =
           pi_nominal + K.transpose() * (K * K.transpose()).ldlt().solve(r.base_values - K * pi_nominal);
+    }
+  }
+  if (n_off > 0) {
+    // Offsets at the final inertial parameters (they move with a consistent fit):
+    // o = R_oo^-1 (z_o - R_ox x).
+    VectorX x_final(nx);
+    for (int k = 0; k < nx; ++k)
+      x_final[k] = fixed_part ? r.standard_parameters[free_params[static_cast<std::size_t>(k)]] : r.base_values[k];
+    const MatrixX& R = ls.information_factor();
+    const VectorX z = ls.factor_rhs();
+    const VectorX offsets = R.topLeftCorner(n_off, n_off)
+                                .triangularView<Eigen::Upper>()
+                                .solve(z.head(n_off) - R.topRightCorner(n_off, nx) * x_final);
+    for (int k = 0; k < n_off; ++k) {
+      const int b = set.torque_joints[static_cast<std::size_t>(k)];
+      r.torque_offsets.push_back({model.bodies[static_cast<std::size_t>(b)].joint_name,
+                                  model.bodies[static_cast<std::size_t>(b)].idx_v, offsets[k],
+                                  sol.standard_deviation[k]});
     }
   }
   r.identified_model = model;
@@ -382,7 +433,9 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
     vrows.build(s);
     const VectorX& f = vrows.generalized_forces();
     const VectorX pred_nominal = vrows.regressor() * pi_nominal;
-    const VectorX pred_identified = vrows.regressor() * r.standard_parameters;
+    VectorX pred_identified = vrows.regressor() * r.standard_parameters;
+    for (const TorqueOffset& t : r.torque_offsets)
+      pred_identified[t.velocity_index] += t.value;  // what the sensor reads
     contact_projector.resize(0, 0);
     if (f.allFinite())
       contact_projector = project_sensors(model, projection_data, s.q, contacts_unmeasured, contact_frames).projector;
@@ -441,21 +494,18 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   json weighting;
   weighting["mode"] = o.weighting;
   if (!r.weighting_scales.empty()) {
-    // Equation groups with their label: the generalized coordinate when nothing is projected out
-    // (all rows, or the base rows of `contact`), else the projected equation's index.
-    const std::vector<std::string> coordinates = model.velocity_names();
     json groups = json::array();
-    for (const EquationGroupScale& g : r.weighting_scales) {
-      const bool direct = g.equations_per_sample == model.nv || (o.sensors == "contact" && g.equations_per_sample == 6);
-      groups.push_back({{"equation", direct ? coordinates[static_cast<std::size_t>(g.equation)]
-                                            : "projected " + std::to_string(g.equation + 1) + " of " +
-                                                  std::to_string(g.equations_per_sample)},
-                        {"rows", g.rows},
-                        {"scale", g.scale}});
-    }
+    for (const EquationGroupScale& g : r.weighting_scales)
+      groups.push_back({{"equation", g.label}, {"rows", g.rows}, {"scale", g.scale}});
     weighting["groups"] = groups;
   }
   j["weighting"] = weighting;
+  if (o.torque_offsets) {
+    json offsets = json::array();
+    for (const TorqueOffset& t : r.torque_offsets)
+      offsets.push_back({{"joint", t.joint}, {"offset", t.value}, {"std", t.std}});
+    j["torque_offsets"] = offsets;
+  }
   j["estimate"] = fixed_part     ? "two-phase: masses and COMs of " + o.fix_mass_com + " kept"
                   : o.consistent ? "physically consistent (LMI, log-det barrier)"
                                  : "least squares";

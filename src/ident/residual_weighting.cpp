@@ -15,7 +15,7 @@ void ResidualWeighting::add(const Eigen::Ref<const MatrixX>& A, const Eigen::Ref
     if (inserted) {
       // Rows of a group arrive one per sample: small blocks keep the buffers of many groups small.
       groups_.emplace_back(p_, 256);
-      scales_.push_back({r, i, 0, 1.0});
+      scales_.push_back({r, i, 0, 1.0, ""});
     }
     const int g = it->second;
     row_ = A.row(i);  // contiguous copy: the stream takes a matrix of rows

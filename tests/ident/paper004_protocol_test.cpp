@@ -46,7 +46,8 @@ std::string simulate(const std::string& motion, double duration, NoiseLevel nois
 std::map<std::string, InertialIdentificationResult> identify_each_set(const std::string& train,
                                                                       const std::string& evaluation,
                                                                       const std::string& source, double prior,
-                                                                      bool consistent) {
+                                                                      bool consistent,
+                                                                      const std::string& weighting = "sensors") {
   std::map<std::string, InertialIdentificationResult> r;
   for (const char* set : {"full", "contact", "joints"}) {
     InertialIdentificationOptions o;
@@ -57,6 +58,7 @@ std::map<std::string, InertialIdentificationResult> identify_each_set(const std:
     o.sensors = set;
     o.prior = prior;
     o.consistent = consistent;
+    o.weighting = weighting;
     o.truth_urdf = train + "/truth.urdf";
     r[set] = run_inertial_identification(o);
   }
@@ -120,39 +122,75 @@ TEST(Paper004Protocol, EachSensorSetIsBestOnTheEquationsItFits) {
   EXPECT_NEAR(*nominal.projected, std::sqrt(sum2 / static_cast<double>(count)), 1e-9 * *nominal.projected);
 }
 
-TEST(Paper004Protocol, ConsistentFitsOnTheRobotsSensorsFollowThePaper) {
-  // The robot's own sensors (encoders, IMU, foot F/T, joint torque sensors, realistic noise) and the
-  // physically consistent fit: every set beats the nominal model on the rows it fits, joints-only is
-  // best in the projected space and contact-only on the base moment (docs/identification.md; on the
-  // base force contact-only and full are level, 2.20 vs 2.16 N: the simulated torque sensors carry
-  // no offsets or friction, so joint rows add no model error).
-  const std::string train = simulate("paper004-squats", 30.0, NoiseLevel::Realistic);
-  const std::string evaluation = simulate("evaluation", 6.0, NoiseLevel::Realistic);
-  std::map<std::string, InertialIdentificationResult> r = identify_each_set(train, evaluation, "sensors", 1e-6, true);
-  for (const auto& [set, result] : r) EXPECT_TRUE(result.physically_consistent) << set;
+void print_table(const char* title, std::map<std::string, InertialIdentificationResult>& r) {
   const ValidationRms &full = r["full"].identified_rms, &contact = r["contact"].identified_rms,
                       &joints = r["joints"].identified_rms, &nominal = r["full"].nominal_rms;
-  ASSERT_TRUE(full.projected && contact.projected && joints.projected && nominal.projected);
-  ASSERT_TRUE(full.torque && contact.torque && joints.torque && nominal.torque);
-  std::printf("projected: nominal %.3g, full %.3g, contact %.3g, joints %.3g\n", *nominal.projected, *full.projected,
-              *contact.projected, *joints.projected);
-  std::printf("base moment [N m]: nominal %.3g, full %.3g, contact %.3g, joints %.3g\n", nominal.moment, full.moment,
-              contact.moment, joints.moment);
-  // Each set beats the nominal model on its own rows.
-  EXPECT_LT(*full.torque, *nominal.torque);
-  EXPECT_LT(contact.force, 0.1 * nominal.force);
-  EXPECT_LT(contact.moment, nominal.moment);
-  EXPECT_LT(*joints.projected, *nominal.projected);
-  // Paper 004's ordering where the simulation can show it.
-  EXPECT_LT(*joints.projected, *full.projected);
-  EXPECT_LT(*joints.projected, *contact.projected);
-  EXPECT_LT(contact.moment, full.moment);
-  EXPECT_LT(contact.moment, joints.moment);
-  EXPECT_LT(contact.force, 1.05 * full.force);
-  EXPECT_LT(contact.force, joints.force);
-  // The base rows fix the mass; joints-only does not see it.
-  ASSERT_TRUE(r["contact"].truth_total_mass.has_value());
-  EXPECT_NEAR(r["contact"].total_mass, *r["contact"].truth_total_mass, 0.01 * *r["contact"].truth_total_mass);
+  std::printf("%s (nominal, full, contact, joints)\n", title);
+  std::printf("  joint torque [N m] %.3g %.3g %.3g %.3g\n", *nominal.torque, *full.torque, *contact.torque,
+              *joints.torque);
+  std::printf("  base force [N]     %.3g %.3g %.3g %.3g\n", nominal.force, full.force, contact.force, joints.force);
+  std::printf("  base moment [N m]  %.3g %.3g %.3g %.3g\n", nominal.moment, full.moment, contact.moment, joints.moment);
+  std::printf("  projected          %.3g %.3g %.3g %.3g\n", *nominal.projected, *full.projected, *contact.projected,
+              *joints.projected);
+}
+
+TEST(Paper004Protocol, ConsistentFitsOnTheRobotsSensorsFollowThePaper) {
+  // The robot's own sensors (encoders, IMU, foot F/T, joint torque sensors with their offsets and
+  // gain errors, realistic noise) and the physically consistent fit (docs/identification.md).
+  const std::string train = simulate("paper004-squats", 30.0, NoiseLevel::Realistic);
+  const std::string evaluation = simulate("evaluation", 6.0, NoiseLevel::Realistic);
+  {
+    // Sensor-noise weights: the F/T rows (sigma 0.003 N m) outweigh the joint torque rows (0.15 N m),
+    // so full sensing follows the base rows: level with contact-only on the base force, best on the
+    // joint torques; joints-only best in the projected space, contact-only on the base moment.
+    std::map<std::string, InertialIdentificationResult> r = identify_each_set(train, evaluation, "sensors", 1e-6, true);
+    for (const auto& [set, result] : r) EXPECT_TRUE(result.physically_consistent) << set;
+    const ValidationRms &full = r["full"].identified_rms, &contact = r["contact"].identified_rms,
+                        &joints = r["joints"].identified_rms, &nominal = r["full"].nominal_rms;
+    ASSERT_TRUE(full.projected && contact.projected && joints.projected && nominal.projected);
+    ASSERT_TRUE(full.torque && contact.torque && joints.torque && nominal.torque);
+    print_table("sensor-noise weights", r);
+    // Each set beats the nominal model on its own rows.
+    EXPECT_LT(*full.torque, *nominal.torque);
+    EXPECT_LT(contact.force, 0.1 * nominal.force);
+    EXPECT_LT(contact.moment, nominal.moment);
+    EXPECT_LT(*joints.projected, *nominal.projected);
+    EXPECT_LT(*joints.projected, *full.projected);
+    EXPECT_LT(*joints.projected, *contact.projected);
+    EXPECT_LT(contact.moment, full.moment);
+    EXPECT_LT(contact.moment, joints.moment);
+    EXPECT_LT(contact.force, 1.05 * full.force);
+    EXPECT_LT(contact.force, joints.force);
+    EXPECT_LT(*full.torque, *contact.torque);
+    EXPECT_LT(*full.torque, *joints.torque);
+    // The base rows fix the mass; joints-only does not see it.
+    ASSERT_TRUE(r["contact"].truth_total_mass.has_value());
+    EXPECT_NEAR(r["contact"].total_mass, *r["contact"].truth_total_mass, 0.01 * *r["contact"].truth_total_mass);
+  }
+  {
+    // Residual weights (Gautier): every equation trusted as far as its residual allows. Full sensing
+    // now follows the joint torque sensors, whose offsets and gain errors the base rows do not
+    // share: paper 004's ordering, contact-only best on both base rows, joints-only best in the
+    // projected space, full sensing best of the three on the joint torques.
+    std::map<std::string, InertialIdentificationResult> r =
+        identify_each_set(train, evaluation, "sensors", 1e-6, true, "residual");
+    for (const auto& [set, result] : r) EXPECT_TRUE(result.physically_consistent) << set;
+    const ValidationRms &full = r["full"].identified_rms, &contact = r["contact"].identified_rms,
+                        &joints = r["joints"].identified_rms, &nominal = r["full"].nominal_rms;
+    ASSERT_TRUE(full.projected && contact.projected && joints.projected && nominal.projected);
+    ASSERT_TRUE(full.torque && contact.torque && joints.torque && nominal.torque);
+    print_table("residual weights", r);
+    EXPECT_LT(contact.force, 0.9 * full.force);
+    EXPECT_LT(contact.force, joints.force);
+    EXPECT_LT(contact.moment, 0.9 * full.moment);
+    EXPECT_LT(contact.moment, joints.moment);
+    EXPECT_LT(*joints.projected, *full.projected);
+    EXPECT_LT(*joints.projected, *contact.projected);
+    EXPECT_LT(*full.torque, *contact.torque);
+    EXPECT_LT(*full.torque, *joints.torque);
+    EXPECT_LT(contact.moment, nominal.moment);
+    EXPECT_LT(*joints.projected, *nominal.projected);
+  }
 }
 
 }  // namespace

@@ -42,6 +42,9 @@ class IdentificationRows {
   const VectorX& weights() const { return w_; }               ///< 1 / sigma^2 per row
   const MatrixX& regressor() const { return Y_; }             ///< full Y (nv x num_standard)
   const MatrixX& projected_regressor() const { return PY_; }  ///< P Y (r x num_standard)
+  /// P S^T e_j for each joint torque sensor of the set (r x its torque joints, in the set's order):
+  /// the columns of constant sensor offsets, which enter the equations as P Y pi + P S^T o = P A_m f_m.
+  const MatrixX& torque_offset_columns() const { return T_; }
   /// Measured generalized forces f (nv): base wrench rows, then joint torques (NaN where unmeasured).
   const VectorX& generalized_forces() const { return f_; }
 
@@ -59,7 +62,7 @@ class IdentificationRows {
   std::vector<int> active_;
   Data data_;
   Matrix6X J_;
-  MatrixX Y_, PY_, A_;
+  MatrixX Y_, PY_, A_, T_;
   VectorX b_, w_, f_;
 };
 

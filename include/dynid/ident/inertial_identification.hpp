@@ -43,6 +43,8 @@ struct InertialIdentificationOptions {
   /// Row weights: "sensors" (1 / sigma^2 of the measured forces' noise) or "residual" (those, each
   /// equation group further scaled by its own residual variance: ident/residual_weighting.hpp).
   std::string weighting = "sensors";
+  /// Also estimate a constant offset of each joint torque sensor the set uses (docs/identification.md).
+  bool torque_offsets = false;
   std::string fix_mass_com;            ///< URDF whose masses and first moments are kept (two-phase mode)
   SensorSourceOptions sensor_options;  ///< of "sensors"
   MocapSourceOptions mocap_options;    ///< of "mocap"
@@ -79,6 +81,14 @@ struct ValidationSeries {
 /// 2.6 N m against the true model's 0.29 N m; 0.41 N m with the prior, docs/identification.md).
 double default_prior(const std::string& source);
 
+/// An estimated joint torque sensor offset: the sensor reads the joint torque plus `value`.
+struct TorqueOffset {
+  std::string joint;
+  int velocity_index = 0;
+  double value = 0.0;  ///< [N m] (or N)
+  double std = 0.0;    ///< its standard deviation
+};
+
 struct InertialIdentificationResult {
   BaseParameters base;
   std::string source_description;
@@ -106,6 +116,7 @@ struct InertialIdentificationResult {
   /// Row types (base force, base moment, joint torque) on which the identified model validates worse
   /// than the nominal one, each a sentence with both RMS values: the data do not support the fit there.
   std::vector<std::string> warnings;
+  std::vector<TorqueOffset> torque_offsets;  ///< with `torque_offsets`
   std::string summary_json;
   std::vector<std::string> written_files;
 };

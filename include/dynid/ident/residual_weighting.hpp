@@ -29,6 +29,7 @@ struct EquationGroupScale {
   int equation = 0;              ///< i, 0 .. r-1
   long rows = 0;                 ///< n_g
   double scale = 1.0;            ///< s_g: the group's residual RMS in sensor-noise units, at least 1
+  std::string label;             ///< readable name (set by the caller, e.g. the generalized coordinate)
 };
 
 class ResidualWeighting {
