@@ -78,6 +78,10 @@ DatasetInfo read_dataset_info(const std::string& path) {
       seg.category = s.value("category", std::string());
       seg.start = s.at("start").get<double>();
       seg.end = s.at("end").get<double>();
+      seg.support = s.value("support", std::string());
+      if (!seg.support.empty() && seg.support != "both" && seg.support != "left" && seg.support != "right")
+        throw std::runtime_error("segment '" + seg.label + "' has support '" + seg.support +
+                                 "', not both, left or right");
       if (!(seg.end > seg.start)) throw std::runtime_error("segment '" + seg.label + "' ends before it starts");
       info.segments.push_back(seg);
     }

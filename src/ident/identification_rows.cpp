@@ -1,10 +1,12 @@
 #include "dynid/ident/identification_rows.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
 #include "dynid/dynamics/jacobian.hpp"
 #include "dynid/dynamics/regressor.hpp"
+#include "dynid/sim/static_poses.hpp"
 
 namespace dynid {
 
@@ -14,12 +16,39 @@ IdentificationRows::IdentificationRows(const Model& model, const RobotSidecar& s
   for (const ContactSurface& c : sidecar.contacts) contacts_.push_back(model.frame_index(c.name));
 }
 
+void IdentificationRows::set_support(const Model& model, const RobotSidecar& sidecar,
+                                     const std::vector<TimeSegment>& segments) {
+  free_.clear();
+  bool any = false;
+  for (const TimeSegment& seg : segments) any = any || seg.support == "left" || seg.support == "right";
+  if (!any) return;
+  const auto [left, right] = left_right_soles(model, sidecar);
+  for (const TimeSegment& seg : segments) {
+    if (seg.support != "left" && seg.support != "right") continue;
+    const int lifted = seg.support == "left" ? right : left;
+    // Only the middle two thirds: a planned lift-off or touch-down and the real one differ by some
+    // milliseconds (the walk's swing sole carries up to 35 N at its segment's ends).
+    const double edge = (seg.end - seg.start) / 6.0;
+    free_.push_back(
+        {seg.start + edge, seg.end - edge, model.frame_index(sidecar.contacts[static_cast<std::size_t>(lifted)].name)});
+  }
+}
+
 void IdentificationRows::build(const MotionSample& s) {
   if (s.contact_wrenches.size() != contacts_.size())
     throw std::invalid_argument("sample has " + std::to_string(s.contact_wrenches.size()) +
                                 " contact wrenches, the sidecar lists " + std::to_string(contacts_.size()));
   // Projection first (it runs forward kinematics at q), then the regressor.
-  const SensorProjection p = project_sensors(model_, data_, s.q, set_, contacts_);
+  active_.clear();
+  for (int c : contacts_) {
+    bool off_ground = false;
+    for (const FreeSpan& f : free_) off_ground = off_ground || (f.frame == c && s.time >= f.start && s.time <= f.end);
+    // A measured contact stays: its measured wrench is what it is, zero or not.
+    const bool measured =
+        std::find(set_.contact_frames.begin(), set_.contact_frames.end(), c) != set_.contact_frames.end();
+    if (!off_ground || measured) active_.push_back(c);
+  }
+  const SensorProjection p = project_sensors(model_, data_, s.q, set_, active_);
   if (model_.floating_base && p.base_rank < 6)
     throw std::runtime_error("sensor set '" + set_.label + "' cannot identify the base at t = " +
                              std::to_string(s.time) + " s: rank(S_b V_x) = " + std::to_string(p.base_rank) +

@@ -231,6 +231,7 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   auto train = make_source(o, model, sidecar, train_set, train_window);
   r.source_description = train->description();
   IdentificationRows rows(model, sidecar, base, set, train->noise());
+  rows.set_support(model, sidecar, train_set.segments);
   if (o.weighting != "sensors" && o.weighting != "residual")
     throw std::invalid_argument("unknown weighting '" + o.weighting + "' (sensors or residual)");
   const bool residual_weighting = o.weighting == "residual";
@@ -408,6 +409,7 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   // Validation pass: every equation the data measure, nominal vs identified.
   auto validation = make_source(o, model, sidecar, validation_set, validation_window);
   IdentificationRows vrows(model, sidecar, base, set, validation->noise());
+  vrows.set_support(model, sidecar, validation_set.segments);
   RmsAccumulator acc_nominal, acc_identified, acc_truth;
   // Projection that removes every contact force (the `joints` set), for the projected RMS.
   const SensorSet contacts_unmeasured = parse_sensor_set(model, sidecar, "joints");

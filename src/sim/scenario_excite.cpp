@@ -15,10 +15,11 @@ constexpr double kIkPeriod = 0.01;  ///< [s] spacing of the planned reference (l
 
 /// What the plan asks for at one instant, relative to the standing pose.
 struct Target {
-  double depth = 0.0;                               ///< COM lowered by [m]
-  Eigen::Vector2d com = Eigen::Vector2d::Zero();    ///< COM horizontal target, world [m]
-  double lift_left = 0.0, lift_right = 0.0;         ///< sole raised by [m]
-  std::vector<std::pair<int, double>> held_joints;  ///< (body, value) set directly, not by IK
+  double depth = 0.0;                                                 ///< COM lowered by [m]
+  Eigen::Vector2d com = Eigen::Vector2d::Zero();                      ///< COM horizontal target, world [m]
+  double lift_left = 0.0, lift_right = 0.0;                           ///< sole raised by [m]
+  Vector3 turn_left = Vector3::Zero(), turn_right = Vector3::Zero();  ///< sole rotation vector, world [rad]
+  std::vector<std::pair<int, double>> held_joints;                    ///< (body, value) set directly, not by IK
 };
 
 /// Smooth 0 -> 1 over [0, 1] with zero velocity and acceleration at both ends.
@@ -82,6 +83,75 @@ double squat_depth(const Stance& st, double f) {
   return std::min(0.08 * st.leg, 0.1 * 9.81 / (0.5 * w * w));
 }
 
+/// Rotation of a lifted sole at phase s (0..1) of its lift, world axes [rad]: it turns about all
+/// three axes, each with its own time course, and is flat at lift-off and touch-down. Turning, the
+/// foot's rotational inertia shows in the leg's joint torques (a sole that stays flat only
+/// translates, and the joint sensors alone cannot tell its inertia); 0.1 rad keeps the sole's
+/// corners clear of the floor under the lift of 4 % of the COM height.
+Vector3 swing_turn(double s) {
+  const double bump = std::pow(std::sin(M_PI * s), 2);
+  return 0.1 * bump * Vector3(std::sin(2.0 * M_PI * s), 1.0, std::cos(M_PI * s));
+}
+
+/// The IK problem of one instant: soles flat at their (lifted) stance poses, COM at its target,
+/// base upright, the rest pulled toward the stance.
+IkProblem ik_problem(const Stance& st, const Target& target) {
+  IkProblem p;
+  p.posture = st.q;
+  const auto rotation = [](const Vector3& r) -> Matrix3 {
+    return r.norm() > 0.0 ? Matrix3(Eigen::AngleAxisd(r.norm(), r.normalized())) : Matrix3::Identity();
+  };
+  const SE3 lpose(rotation(target.turn_left), st.left_sole + Vector3(0.0, 0.0, target.lift_left));
+  const SE3 rpose(rotation(target.turn_right), st.right_sole + Vector3(0.0, 0.0, target.lift_right));
+  p.frames = {{st.left_frame, lpose, 100.0, true}, {st.right_frame, rpose, 100.0, true}};
+  p.com_target_enabled = true;
+  p.com_world = Vector3(target.com.x(), target.com.y(), st.com.z() - target.depth);
+  p.com_axes_weight = Vector3(10.0, 10.0, 10.0);
+  return p;
+}
+
+/// How far the robot crouches with its COM over one foot, as a fraction of its COM height: bent
+/// knees give the far leg the reach to put the COM over the other foot (straight legs cannot), but
+/// a deep crouch runs the ankles into their dorsiflexion stops, sooner on a robot whose ankles stand
+/// behind its hips (biped16). 12 % where the legs allow it (kid and adult humanoids), else the
+/// deepest crouch, in 1 % steps, whose most demanding poses (COM over either foot, the other foot
+/// lifted by `lift` [m], the deepest squat of the sway on top) the IK reaches with every leg joint
+/// 0.05 rad inside its limits.
+double sway_crouch(const Model& model, const RobotSidecar& sidecar, const Stance& st, double lift,
+                   double squat_depth_m) {
+  std::vector<int> upper;
+  for (std::size_t i = 1; i < model.bodies.size(); ++i)
+    if (model.bodies[i].joint_type != JointType::FreeFlyer && !is_leg_joint(model, sidecar, static_cast<int>(i)))
+      upper.push_back(static_cast<int>(i));
+  for (int percent = 12; percent >= 1; --percent) {
+    bool reachable = true;
+    for (int side = 0; side < 2 && reachable; ++side) {
+      // Walked to from the stance in small steps, as the plan gets there.
+      IkResult ik{st.q, false, 0, 0.0};
+      for (int k = 1; k <= 20; ++k) {
+        const double s = 0.05 * k;
+        Target target;
+        target.com = (1.0 - s) * 0.5 * (st.left_sole + st.right_sole).head<2>() +
+                     s * (side == 0 ? st.left_sole : st.right_sole).head<2>();
+        (side == 0 ? target.lift_right : target.lift_left) = s * lift;
+        target.depth = s * (0.01 * percent * st.leg + squat_depth_m);
+        IkProblem p = ik_problem(st, target);
+        p.locked_joints = upper;  // held at the stance, as the plan holds them
+        ik = solve_whole_body_ik(model, p, ik.q, 50);
+      }
+      reachable = ik.task_error < 1e-3;
+      for (std::size_t i = 1; i < model.bodies.size() && reachable; ++i) {
+        const Body& b = model.bodies[i];
+        if (b.joint_type == JointType::FreeFlyer || !is_leg_joint(model, sidecar, static_cast<int>(i))) continue;
+        reachable = ik.q[b.idx_q] > b.limits.lower + 0.05 && ik.q[b.idx_q] < b.limits.upper - 0.05;
+      }
+    }
+    if (reachable) return 0.01 * percent;
+  }
+  throw std::runtime_error("cannot plan the excitation for " + model.label() +
+                           ": no crouch puts its COM over one foot with the other foot lifted");
+}
+
 /// Paper 004's training set in `duration`: half squats at 0.5 .. 3.5 Hz (whole cycles, at least
 /// one per frequency), half cycles of side sway with alternating foot lifts, squatting at 0, 0.5,
 /// 1.0, 1.5, 2.0 Hz on top (one frequency per sway cycle; 6 s cycles as the paper's 1/6 Hz sway,
@@ -122,12 +192,25 @@ Motion paper004_motion(const Model& model, const RobotSidecar& sidecar, const St
     for (int p = 0; p < 5; ++p) {
       char label[96];
       std::snprintf(label, sizeof label, "sway %d, squat %.1f Hz: %s", c + 1, f, phases[p][0]);
-      m.parts.push_back({label, "sway", sway_start + period * (c + bounds[p]),
-                         sway_start + period * (c + bounds[p + 1]), 0.0, 0.0, phases[p][1]});
+      const double a = sway_start + period * (c + bounds[p]), b = sway_start + period * (c + bounds[p + 1]);
+      if (p % 2 == 0) {
+        m.parts.push_back({label, "sway", a, b, 0.0, 0.0, phases[p][1]});
+        continue;
+      }
+      // A lift: single support in its middle two thirds; over its first and last sixth the sole is
+      // within a quarter of the lift height of the floor and may touch it (segments say `both`).
+      const double edge = (b - a) / 6.0;
+      m.parts.push_back({std::string(label) + " (lift-off)", "sway", a, a + edge, 0.0, 0.0, "both"});
+      m.parts.push_back({label, "sway", a + edge, b - edge, 0.0, 0.0, phases[p][1]});
+      m.parts.push_back({std::string(label) + " (touch-down)", "sway", b - edge, b, 0.0, 0.0, "both"});
     }
   }
   m.duration = sway_start + sway_cycles * period;
   const double lift = 0.04 * st.size;
+  double max_sway_squat = 0.0;  // deepest squat on top of the sway [m]
+  for (int c = 0; c < std::min(sway_cycles, 5); ++c)
+    max_sway_squat = std::max(max_sway_squat, 0.25 * squat_depth(st, sway_freqs[c]));
+  const double crouch = sway_cycles > 0 ? sway_crouch(model, sidecar, st, lift, max_sway_squat) : 0.0;
   m.at = [=, &model, &sidecar](double time, Target& target) {
     target = Target{};
     target.com = 0.5 * (st.left_sole + st.right_sole).head<2>();
@@ -149,18 +232,19 @@ Motion paper004_motion(const Model& model, const RobotSidecar& sidecar, const St
     } else if (u < bounds[2]) {
       target.com = left;
       target.lift_right = lift * std::pow(std::sin(M_PI * (u - bounds[1]) / (bounds[2] - bounds[1])), 2);
+      target.turn_right = swing_turn((u - bounds[1]) / (bounds[2] - bounds[1]));
     } else if (u < bounds[3]) {
       target.com = left + min_jerk((u - bounds[2]) / (bounds[3] - bounds[2])) * (right - left);
     } else if (u < bounds[4]) {
       target.com = right;
       target.lift_left = lift * std::pow(std::sin(M_PI * (u - bounds[3]) / (bounds[4] - bounds[3])), 2);
+      target.turn_left = swing_turn((u - bounds[3]) / (bounds[4] - bounds[3]));
     } else {
       target.com = right + min_jerk((u - bounds[4]) / (bounds[5] - bounds[4])) * (centre - right);
     }
-    // Bent knees give the legs the reach to put the COM over one foot: the robot crouches as it
-    // sways, 12 % of its COM height over a foot.
+    // The robot crouches as it sways, fully with its COM over a foot (sway_crouch).
     const double over = std::abs((target.com - centre).dot(left - centre)) / (left - centre).squaredNorm();
-    target.depth += 0.12 * st.leg * over;
+    target.depth += crouch * st.leg * over;
   };
   return m;
 }
@@ -234,25 +318,26 @@ Motion fourier_motion(const Model& model, const RobotSidecar& sidecar, const Sta
   return m;
 }
 
+/// The planned reference every kIkPeriod and which foot carries the robot.
+struct Plan {
+  std::vector<VectorX> q_ref;
+  std::vector<double> left_share;  ///< share of the ground reaction on the left foot, from the planned ZMP
+};
+
 /// Plans the reference every kIkPeriod with whole-body IK on the nominal model.
-std::vector<VectorX> plan(Run& run, const Stance& st, const Motion& motion) {
+Plan plan(Run& run, const Stance& st, const Motion& motion) {
   const Model& nominal = run.robot.model;
   const int samples = static_cast<int>(std::ceil(motion.duration / kIkPeriod)) + 2;
-  std::vector<VectorX> q_ref;
+  Plan out;
+  std::vector<VectorX>& q_ref = out.q_ref;
   q_ref.reserve(static_cast<std::size_t>(samples));
+  std::vector<int> lifted;  // -1: both feet down, 0: left foot lifted, 1: right foot lifted
   VectorX q = st.q;
   Target target;
   for (int i = 0; i < samples; ++i) {
     const double t = i * kIkPeriod;
     motion.at(t, target);
-    IkProblem p;
-    p.posture = st.q;
-    SE3 lpose(Matrix3::Identity(), st.left_sole + Vector3(0.0, 0.0, target.lift_left));
-    SE3 rpose(Matrix3::Identity(), st.right_sole + Vector3(0.0, 0.0, target.lift_right));
-    p.frames = {{st.left_frame, lpose, 100.0, true}, {st.right_frame, rpose, 100.0, true}};
-    p.com_target_enabled = true;
-    p.com_world = Vector3(target.com.x(), target.com.y(), st.com.z() - target.depth);
-    p.com_axes_weight = Vector3(10.0, 10.0, 10.0);
+    IkProblem p = ik_problem(st, target);
     VectorX q0 = q;
     for (const auto& [body, value] : target.held_joints) {
       q0[nominal.bodies[static_cast<std::size_t>(body)].idx_q] = value;
@@ -269,9 +354,17 @@ std::vector<VectorX> plan(Run& run, const Stance& st, const Motion& motion) {
       throw std::runtime_error(what);
     }
     q_ref.push_back(q);
+    lifted.push_back(target.lift_left > 0.0 ? 0 : target.lift_right > 0.0 ? 1 : -1);
     if (i % 500 == 0) run.progress(0.2 * i / samples, "planning the excitation (IK)");
   }
-  return q_ref;
+  // Both feet down, the ground reaction is shared as the planned ZMP lies between the sole centres.
+  const std::vector<Eigen::Vector2d> zmp = planned_zmp(nominal, q_ref, kIkPeriod);
+  const Eigen::Vector2d l = st.left_sole.head<2>(), r = st.right_sole.head<2>();
+  for (std::size_t i = 0; i < q_ref.size(); ++i)
+    out.left_share.push_back(lifted[i] == 0   ? 0.0
+                             : lifted[i] == 1 ? 1.0
+                                              : std::clamp((zmp[i] - r).dot(l - r) / (l - r).squaredNorm(), 0.0, 1.0));
+  return out;
 }
 
 }  // namespace
@@ -335,21 +428,38 @@ void run_excite(Run& run) {
     motion = fourier_motion(nominal, sidecar, st, traj, requested > 0.0 ? requested : 1.0 / traj.base_frequency_hz);
   }
   run.scene.welds.insert(run.scene.welds.end(), motion.welds.begin(), motion.welds.end());
-  const std::vector<VectorX> q_ref = plan(run, st, motion);
+  const Plan planned = plan(run, st, motion);
+  const std::vector<VectorX>& q_ref = planned.q_ref;
   const int samples = static_cast<int>(q_ref.size());
   std::vector<Eigen::Vector2d> zmp_ref = planned_zmp(nominal, q_ref, kIkPeriod);
 
   run.start(q_ref.front());
   const int lbody = nominal.frames[static_cast<std::size_t>(st.left_frame)].body,
             rbody = nominal.frames[static_cast<std::size_t>(st.right_frame)].body;
+  const std::array<Vector3, 2> soles = {st.left_sole, st.right_sole};
+  const std::vector<VectorX> tau_ff =
+      planned_feedforward(nominal, q_ref, planned.left_share, lbody, rbody, kIkPeriod, &soles);
   BalanceStabilizer stabilizer(nominal, q_ref.front(), {lbody, rbody}, st.leg, run.sim->timestep());
   const double dt = run.sim->timestep();
   const VectorX zero_v = VectorX::Zero(nominal.nv);
   const std::vector<int> both = {left, right};
   run.sim->set_state(run.on_ground(q_ref.front(), both), zero_v);
   // Settle with the stabilizer on (it leans the heavier true robot over its feet), not recorded.
-  for (int k = 0; k < static_cast<int>(1.0 / dt); ++k)
-    run.step(stabilizer.correct(q_ref.front(), zmp_ref.front(), run.measure_balance(both)), zero_v, false);
+  // Standing, the robot also weighs itself with its foot sensors: the feed-forward torques of the
+  // nominal plan are scaled by the measured over the nominal weight.
+  const int settle = static_cast<int>(1.0 / dt);
+  double measured_weight = 0.0;
+  int weighings = 0;
+  for (int k = 0; k < settle; ++k) {
+    const BalanceMeasurement m = run.measure_balance(both);
+    if (2 * k >= settle) {
+      for (const Force& w : m.sole_wrenches) measured_weight += w.linear.z();
+      ++weighings;
+    }
+    run.step(stabilizer.correct(q_ref.front(), zmp_ref.front(), m), zero_v, false, &tau_ff.front());
+  }
+  const double ff_scale = measured_weight / std::max(weighings, 1) / (nominal.total_mass() * nominal.gravity.norm());
+  VectorX tau(nominal.nv);
   const double t0 = run.sim->time();
   run.recorder->restart_clocks(t0);
   const int steps = static_cast<int>(std::lround(motion.duration / dt));
@@ -381,7 +491,8 @@ void run_excite(Run& run) {
     }
     const Eigen::Vector2d& za = zmp_ref[static_cast<std::size_t>(i)];
     const Eigen::Vector2d& zb = zmp_ref[static_cast<std::size_t>(i + 1)];
-    run.step(stabilizer.correct(qr, za + s * (zb - za), run.measure_balance(both)), vr, true);
+    tau = ff_scale * ((1.0 - s) * tau_ff[static_cast<std::size_t>(i)] + s * tau_ff[static_cast<std::size_t>(i + 1)]);
+    run.step(stabilizer.correct(qr, za + s * (zb - za), run.measure_balance(both)), vr, true, &tau);
     run.track_motion();
     if (k % 1000 == 0) run.progress(0.2 + 0.8 * k / steps, "excite t = " + std::to_string(t).substr(0, 5) + " s");
   }

@@ -4,6 +4,7 @@
 // point of each scenario. Each scenario lives in its own file and is dispatched by scenario.cpp.
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -181,6 +182,16 @@ void run_excite(Run& run);
 /// Throws with the reason when the excite motion is neither built in nor a readable trajectory
 /// of this robot's joints, or the duration is negative.
 void check_excite_motion(const Robot& robot, const ScenarioOptions& options);
+
+/// Joint torques (nv, zero on the base) of the nominal model along a reference sampled every
+/// `period` [s] (finite-difference velocities and accelerations), with the ground reaction the
+/// motion needs shared between the two sole bodies, `left_share` (0..1, one per sample) on the
+/// left: the feed-forward that lets the stiff servos track without a large error. Without
+/// `sole_points` each foot takes its share of the whole ground wrench (its COP at the ZMP); with
+/// the left and right sole centres (world [m]) its share of the force acts at its own centre.
+std::vector<VectorX> planned_feedforward(const Model& nominal, const std::vector<VectorX>& q_ref,
+                                         const std::vector<double>& left_share, int left_body, int right_body,
+                                         double period, const std::array<Vector3, 2>* sole_points = nullptr);
 
 /// Planned ZMP of the nominal model along a reference sampled every `period` [s] (linear inverted
 /// pendulum: COM minus height/g times its horizontal acceleration), what the balance stabilizer

@@ -9,7 +9,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "dynid/dynamics/rnea.hpp"
 #include "dynid/sim/foot_geometry.hpp"
 #include "dynid/sim/walking_pattern.hpp"
 #include "dynid/sim/whole_body_ik.hpp"
@@ -164,49 +163,6 @@ Plan plan_walk(const Run& run, double bus_period) {
   return plan;
 }
 
-/// Joint torques of the nominal model along the planned motion (finite differences of the
-/// references at the bus period `dt`), with the ground reaction the motion needs shared between the
-/// feet as planned: the feed-forward that lets the stiff servos track without a large error.
-void plan_feedforward(const Model& nominal, Plan& plan, double dt) {
-  Data data(nominal);
-  const int n = static_cast<int>(plan.q_ref.size());
-  // Central differences over at least 8 ms: the IK's convergence noise, divided by a short period
-  // squared, would swamp the accelerations.
-  const int k = std::max(1, static_cast<int>(std::ceil(0.008 / dt - 1e-9)));
-  const double h = k * dt;
-  auto at = [&](int i) -> const VectorX& { return plan.q_ref[static_cast<std::size_t>(std::clamp(i, 0, n - 1))]; };
-  auto velocity = [&](const VectorX& qa, const VectorX& qb, double span) {
-    VectorX out = VectorX::Zero(nominal.nv);
-    const Eigen::Quaterniond ra(qa[6], qa[3], qa[4], qa[5]), rb(qb[6], qb[3], qb[4], qb[5]);
-    const Matrix3 Ra = ra.toRotationMatrix(), Rb = rb.toRotationMatrix();
-    out.head<3>() = Ra.transpose() * (qb.head<3>() - qa.head<3>()) / span;  // base frame
-    out.segment<3>(3) = log3(Ra.transpose() * Rb) / span;
-    for (std::size_t j = 1; j < nominal.bodies.size(); ++j) {
-      const Body& b = nominal.bodies[j];
-      if (b.joint_type != JointType::FreeFlyer) out[b.idx_v] = (qb[b.idx_q] - qa[b.idx_q]) / span;
-    }
-    return out;
-  };
-  std::vector<Force> f_ext(nominal.bodies.size(), Force::Zero());
-  const int lbody = nominal.frames[static_cast<std::size_t>(plan.left_frame)].body;
-  const int rbody = nominal.frames[static_cast<std::size_t>(plan.right_frame)].body;
-  plan.tau_ff.assign(static_cast<std::size_t>(n), VectorX::Zero(nominal.nv));
-  for (int i = 0; i < n; ++i) {
-    const VectorX& q = plan.q_ref[static_cast<std::size_t>(i)];
-    const VectorX v = velocity(at(i - k), at(i + k), 2.0 * h);
-    const VectorX a = (velocity(q, at(i + k), h) - velocity(at(i - k), q, h)) / h;
-    const VectorX base = rnea(nominal, data, q, v, a).head<6>();
-    // The wrench the ground must apply, at the base: move it to the feet in their shares.
-    const Force ground_world = data.oMi[1].act(Force(base.head<3>(), base.tail<3>()));
-    const double share = plan.left_share[static_cast<std::size_t>(i)];
-    f_ext[static_cast<std::size_t>(lbody)] = world_wrench_to_body(data, lbody, ground_world * share);
-    f_ext[static_cast<std::size_t>(rbody)] = world_wrench_to_body(data, rbody, ground_world * (1.0 - share));
-    VectorX& tau = plan.tau_ff[static_cast<std::size_t>(i)];
-    tau = rnea(nominal, data, q, v, a, f_ext);
-    tau.head<6>().setZero();
-  }
-}
-
 /// Segments of the walk in dataset.json: the support phases of the plan, `offset` [s] added.
 std::vector<Segment> walk_segments(const FootstepPlan& plan, double offset, double end) {
   std::vector<Segment> out;
@@ -272,7 +228,9 @@ void run_walk(Run& run) {
   const int per_bus = bus_ticks(run.options.bus_rate_hz, dt);
   const double bus_period = per_bus * dt;
   Plan plan = plan_walk(run, bus_period);
-  plan_feedforward(nominal, plan, bus_period);
+  plan.tau_ff = planned_feedforward(nominal, plan.q_ref, plan.left_share,
+                                    nominal.frames[static_cast<std::size_t>(plan.left_frame)].body,
+                                    nominal.frames[static_cast<std::size_t>(plan.right_frame)].body, bus_period);
   const FootstepPlan& steps = plan.pattern.plan;
   const std::vector<WalkingSample>& samples = plan.pattern.samples;
 

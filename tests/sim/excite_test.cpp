@@ -29,25 +29,30 @@ ScenarioSummary excite(const char* robot, const std::string& dir, const std::str
   return run_scenario(test::bundled_robot(robot), o);
 }
 
-// How far a sole frame strays from its first recorded pose over the truth stream (forward
-// kinematics of the true q): horizontal slide and vertical motion [m], tilt of its normal [deg].
+// How far a sole frame strays from its pose at the first row from `from` [s] over the rows up to
+// `to` [s] of the truth stream (forward kinematics of the true q): horizontal slide and vertical
+// motion [m], tilt of its normal [deg].
 struct SoleExcursion {
   double slide_m = 0.0, vertical_m = 0.0, tilt_deg = 0.0;
 };
 
-SoleExcursion sole_excursion(const Robot& robot, const CsvStream& truth, const std::string& contact) {
+SoleExcursion sole_excursion(const Robot& robot, const CsvStream& truth, const std::string& contact,
+                             double from = -1e300, double to = 1e300) {
   std::vector<Eigen::Index> cols;
   for (const std::string& n : robot.model.configuration_names()) cols.push_back(truth.column("q." + n));
   Data data(robot.model);
   VectorX q(robot.model.nq);
   const int frame = robot.model.frame_index(contact);
   SE3 first;
+  bool started = false;
   SoleExcursion e;
   for (Eigen::Index r = 0; r < truth.values.rows(); ++r) {
     for (std::size_t k = 0; k < cols.size(); ++k) q[static_cast<Eigen::Index>(k)] = truth.values(r, cols[k]);
     forward_kinematics(robot.model, data, q);
     const SE3 sole = frame_placement(robot.model, data, frame);
-    if (r == 0) first = sole;
+    if (truth.values(r, 0) < from || truth.values(r, 0) > to) continue;
+    if (!started) first = sole;
+    started = true;
     const Vector3 d = sole.translation - first.translation;
     e.slide_m = std::max(e.slide_m, d.head<2>().norm());
     e.vertical_m = std::max(e.vertical_m, std::abs(d.z()));
@@ -133,6 +138,50 @@ TEST(Excite, Biped16SquatsAtEveryPaper004Frequency) {
     EXPECT_LT(e.vertical_m, 2e-4) << sole;
     EXPECT_LT(e.tilt_deg, 0.1) << sole;
   }
+}
+
+TEST(Excite, Biped16SwaysAndLiftsEachFoot) {
+  // Paper 004's second training part on its robot: one 6 s sway cycle (COM over the left foot,
+  // right foot lifted, over the right foot, left foot lifted, back), planned with the crouch its
+  // ankles allow and played with the planned joint torques fed forward.
+  const std::string dir = test::fresh_dir("excite", "biped16_sway");
+  const ScenarioSummary s = excite("biped16", dir, "paper004-sway", 6.0);
+  EXPECT_FALSE(s.fell);
+  EXPECT_LT(s.consistency_max_rel_error, 1e-6);
+  const json dataset = json::parse(test::read_file(dir + "/dataset.json"));
+  const Robot robot = test::bundled_robot("biped16");
+  const CsvStream truth = read_csv_stream(dir + "/truth.csv");
+  const double weight = s.true_total_mass * 9.81;
+  int lifts = 0;
+  for (const json& seg : dataset["segments"]) {
+    if (seg["support"] == "both") continue;
+    ++lifts;
+    const bool left_stands = seg["support"] == "left";
+    const std::string lifted = left_stands ? "r_foot_points" : "l_foot_points";
+    const std::string stance = left_stands ? "l_foot_points" : "r_foot_points";
+    // The middle half of the lift: the lifted sole carries nothing, the stance sole the robot.
+    const double start = seg["start"], end = seg["end"];
+    int rows = 0;
+    for (Eigen::Index r = 0; r < truth.values.rows(); ++r) {
+      const double t = truth.values(r, 0);
+      if (t < start + 0.25 * (end - start) || t > end - 0.25 * (end - start)) continue;
+      ++rows;
+      ASSERT_EQ(truth.values(r, truth.column("wrench." + lifted + ".fz")), 0.0) << lifted << " at t = " << t;
+      ASSERT_GT(truth.values(r, truth.column("wrench." + stance + ".fz")), 0.8 * weight) << stance << " at t = " << t;
+    }
+    EXPECT_GT(rows, 100);
+    // The lifted foot really rises (2 cm of its 3.4 cm lift at least); the stance foot stays put.
+    EXPECT_GT(sole_excursion(robot, truth, lifted, start, end).vertical_m, 0.02) << lifted;
+    const SoleExcursion e = sole_excursion(robot, truth, stance, start, end);
+    EXPECT_LT(e.slide_m, 1e-3) << stance;
+    EXPECT_LT(e.vertical_m, 5e-4) << stance;
+    EXPECT_LT(e.tilt_deg, 0.2) << stance;
+  }
+  EXPECT_EQ(lifts, 2);
+  // Over the whole cycle the feet land within 1.5 cm of where they took off (the swing foot moves
+  // with the body the stabilizer leans over the stance foot).
+  for (const char* sole : {"l_foot_points", "r_foot_points"})
+    EXPECT_LT(sole_excursion(robot, truth, sole).slide_m, 0.015) << sole;
 }
 
 TEST(Excite, PlaysADesignedTrajectory) {

@@ -30,6 +30,8 @@ struct ForcePlateInfo {
 struct TimeSegment {
   std::string label, category;
   double start = 0.0, end = 0.0;  ///< [s]
+  /// The feet on the ground during it (`both`, `left`, `right`), empty when not stated.
+  std::string support;
 };
 
 struct DatasetInfo {

@@ -12,6 +12,7 @@
 // f = sum_c J_c^T lambda_c + [0; tau], whose base rows are the base wrench (base frame, about its
 // origin) and whose joint rows are the joint torques where they are measured.
 
+#include "dynid/data/dataset_info.hpp"
 #include "dynid/data/motion_sample.hpp"
 #include "dynid/dynamics/jacobian.hpp"
 #include "dynid/ident/base_parameters.hpp"
@@ -23,6 +24,14 @@ class IdentificationRows {
  public:
   IdentificationRows(const Model& model, const RobotSidecar& sidecar, const BaseParameters& base, SensorSet set,
                      ForceNoise noise);
+
+  /// Contacts known to be off the ground: while a segment says one foot carries the robot
+  /// (`support` left or right), the other sole's contact is free and its wrench zero, so when the
+  /// sensor set does not measure that contact the projection no longer removes the lifted leg's
+  /// equations (a lifted foot shows in its joint torques; paper 004's joints-only set). Measured
+  /// contacts, segments without a stated support, or `both`, keep every contact; so do the first
+  /// and last sixth of a single-support segment, where the real contact may still be on.
+  void set_support(const Model& model, const RobotSidecar& sidecar, const std::vector<TimeSegment>& segments);
 
   /// Computes the rows of `sample` (forward kinematics, regressor, projection). Throws naming the
   /// sensor set when the rank condition rank(S_b V_x) = 6 fails at this sample.
@@ -45,6 +54,12 @@ class IdentificationRows {
   SensorSet set_;
   ForceNoise noise_;
   std::vector<int> contacts_;
+  struct FreeSpan {
+    double start, end;  ///< [s]
+    int frame;          ///< contact frame off the ground
+  };
+  std::vector<FreeSpan> free_;
+  std::vector<int> active_;
   Data data_;
   Matrix6X J_;
   MatrixX Y_, PY_, A_, T_;
