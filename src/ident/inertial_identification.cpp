@@ -240,9 +240,10 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   const int n_off = o.torque_offsets ? static_cast<int>(set.torque_joints.size()) : 0;
   if (o.torque_offsets && n_off == 0)
     throw std::invalid_argument("--torque-offsets: sensor set '" + o.sensors + "' uses no joint torque sensor");
-  std::vector<std::string> all_names;
-  for (int b : set.torque_joints) all_names.push_back("offset." + model.bodies[static_cast<std::size_t>(b)].joint_name);
-  if (!o.torque_offsets) all_names.clear();
+  std::vector<std::string> all_names;  // offsets (if any), then the inertial parameters
+  for (int k = 0; k < n_off; ++k)
+    all_names.push_back(
+        "offset." + model.bodies[static_cast<std::size_t>(set.torque_joints[static_cast<std::size_t>(k)])].joint_name);
   all_names.insert(all_names.end(), names.begin(), names.end());
   const int np = n_off + nx;
   StreamingLeastSquares ls(np);
