@@ -10,7 +10,7 @@
 #include <filesystem>
 
 #include "dynid/model/robot.hpp"
-#include "dynid/sim/scenario.hpp"
+#include "dynid/scenarios/scenario.hpp"
 
 namespace {
 

@@ -13,10 +13,10 @@
 
 #include "commands.hpp"
 #include "dynid/core/number_format.hpp"
-#include "dynid/ident/inertial_identification.hpp"
-#include "dynid/ident/static_pipeline.hpp"
 #include "dynid/model/robot.hpp"
-#include "dynid/sim/scenario.hpp"
+#include "dynid/pipeline/inertial_identification.hpp"
+#include "dynid/pipeline/static_pipeline.hpp"
+#include "dynid/scenarios/scenario.hpp"
 #include "progress_line.hpp"
 
 namespace dynid::cli {

@@ -12,7 +12,7 @@
 #include <optional>
 
 #include "commands.hpp"
-#include "dynid/ident/inertial_identification.hpp"
+#include "dynid/pipeline/inertial_identification.hpp"
 #include "progress_line.hpp"
 
 namespace dynid::cli {

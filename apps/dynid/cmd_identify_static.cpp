@@ -1,13 +1,13 @@
 // dynid identify static MODEL DATA --total-mass KG [--segments a,b] [--validate DATA] [--truth URDF]
 //   [--heldout-fraction F] [--pose-source markers|encoders] [--windows detect|segments]
 //   [--prior scaled|nominal] --out DIR
-// Masses and centres of mass from static poses (paper 000): ident/static_pipeline.hpp.
+// Masses and centres of mass from static poses (paper 000): pipeline/static_pipeline.hpp.
 
 #include <iostream>
 
 #include "commands.hpp"
 #include "dynid/core/number_format.hpp"
-#include "dynid/ident/static_pipeline.hpp"
+#include "dynid/pipeline/static_pipeline.hpp"
 
 namespace dynid::cli {
 namespace {

@@ -7,7 +7,7 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "dynid/sim/scenario.hpp"
+#include "dynid/scenarios/scenario.hpp"
 #include "progress_line.hpp"
 
 namespace dynid::cli {

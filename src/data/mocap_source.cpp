@@ -5,20 +5,16 @@
 #include <limits>
 #include <stdexcept>
 
+#include "dynid/core/number_format.hpp"
+#include "dynid/data/lab_motion.hpp"
+#include "dynid/data/residual_wrench.hpp"
 #include "dynid/dynamics/kinematics.hpp"
-#include "dynid/ident/lab_motion.hpp"
-#include "dynid/ident/residual_wrench.hpp"
 #include "dynid/mocap/filtfilt.hpp"
 #include "dynid/mocap/marker_ik.hpp"
+#include "dynid/model/topology.hpp"
 
 namespace dynid {
 namespace {
-
-std::string fixed(double x, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, x);
-  return buf;
-}
 
 /// Whether `p` lies inside the polygon `corners` (3 x n, in order around it; convex), in the
 /// horizontal plane.
@@ -127,8 +123,7 @@ MocapSource::MocapSource(const Model& model, const RobotSidecar& sidecar, const 
   if (!use_encoders) {
     std::vector<char> seen(model.bodies.size(), 0);
     for (const ModelMarker& marker : model_markers(model))
-      for (int b = marker.body; b > 0; b = model.bodies[static_cast<std::size_t>(b)].parent)
-        seen[static_cast<std::size_t>(b)] = 1;
+      for_each_support(model, marker.body, [&](int b) { seen[static_cast<std::size_t>(b)] = 1; });
     for (std::size_t b = 1; b < model.bodies.size(); ++b)
       if (!seen[b] && model.bodies[b].joint_type != JointType::FreeFlyer)
         throw std::runtime_error(dir + ": joints from the markers: no marker of " + model.label() +
@@ -138,7 +133,7 @@ MocapSource::MocapSource(const Model& model, const RobotSidecar& sidecar, const 
   const MarkerConfigurations ik = solve_marker_configurations(model, rec, use_encoders);
   for (std::size_t f = 0; f < ik.time.size(); ++f)
     if (ik.used[f] < 3)
-      throw std::runtime_error(dir + ": marker frame at " + fixed(ik.time[f], 3) + " s shows " +
+      throw std::runtime_error(dir + ": marker frame at " + format_fixed(ik.time[f], 3) + " s shows " +
                                std::to_string(ik.used[f]) + " of the model's markers; marker IK needs 3");
   SampledMotion motion;
   try {
@@ -205,14 +200,14 @@ MocapSource::MocapSource(const Model& model, const RobotSidecar& sidecar, const 
       const bool loaded = normal > options.loaded_force;
       if (loaded && on.empty())
         throw std::runtime_error(dir + ": force plate '" + rec.dataset.force_plates[p].name + "' carries " +
-                                 fixed(normal, 1) + " N at " + fixed(t, 3) +
+                                 format_fixed(normal, 1) + " N at " + format_fixed(t, 3) +
                                  " s but no contact stands on it (a foot off the plates, "
                                  "or markers that misplace the robot)");
       if (loaded && on.size() > 1)
-        throw std::runtime_error(dir + ": contacts '" + sidecar.contacts[on[0]].name + "' and '" +
-                                 sidecar.contacts[on[1]].name + "' both stand on force plate '" +
-                                 rec.dataset.force_plates[p].name + "' at " + fixed(t, 3) + " s while it carries " +
-                                 fixed(normal, 1) + " N: one plate cannot split their wrenches");
+        throw std::runtime_error(
+            dir + ": contacts '" + sidecar.contacts[on[0]].name + "' and '" + sidecar.contacts[on[1]].name +
+            "' both stand on force plate '" + rec.dataset.force_plates[p].name + "' at " + format_fixed(t, 3) +
+            " s while it carries " + format_fixed(normal, 1) + " N: one plate cannot split their wrenches");
       if (on.size() != 1) continue;  // an unloaded plate with no single contact on it reads only noise
       contact_of[p] = static_cast<int>(on[0]);
       plate_of[on[0]] = static_cast<int>(p);
@@ -221,8 +216,9 @@ MocapSource::MocapSource(const Model& model, const RobotSidecar& sidecar, const 
     for (std::size_t c = 0; c < nc; ++c)
       if (plate_of[c] < 0 && contact_position[c].z() - ground <= options.contact_height)
         throw std::runtime_error(dir + ": contact '" + sidecar.contacts[c].name + "' is down at (" +
-                                 fixed(contact_position[c].x(), 3) + ", " + fixed(contact_position[c].y(), 3) +
-                                 ") m at " + fixed(t, 3) + " s, off the force plates: its load is not measured");
+                                 format_fixed(contact_position[c].x(), 3) + ", " +
+                                 format_fixed(contact_position[c].y(), 3) + ") m at " + format_fixed(t, 3) +
+                                 " s, off the force plates: its load is not measured");
     if (samples_.empty()) plate_contacts_ = contact_of;
     s.joint_torques = VectorX::Constant(model.nv, std::numeric_limits<double>::quiet_NaN());
     samples_.push_back(std::move(s));
@@ -231,10 +227,10 @@ MocapSource::MocapSource(const Model& model, const RobotSidecar& sidecar, const 
   noise_.force = 0.32;  // plates: 0.25 N white plus 0.7 N quantization (0.2 N)
   noise_.moment = 0.05;
   const double marker_rate = static_cast<double>(ik.time.size() - 1) / (ik.time.back() - ik.time.front());
-  description_ = "motion capture of " + dir + " (markers " + fixed(marker_rate, 0) + " Hz by marker IK, joints from " +
-                 (use_encoders ? "encoders " + fixed(1.0 / enc_dt, 0) + " Hz" : std::string("markers")) +
-                 ", low-pass " + fixed(options.cutoff_hz, 1) + " Hz, wrenches from " + std::to_string(plates) +
-                 " force plates)";
+  description_ =
+      "motion capture of " + dir + " (markers " + format_fixed(marker_rate, 0) + " Hz by marker IK, joints from " +
+      (use_encoders ? "encoders " + format_fixed(1.0 / enc_dt, 0) + " Hz" : std::string("markers")) + ", low-pass " +
+      format_fixed(options.cutoff_hz, 1) + " Hz, wrenches from " + std::to_string(plates) + " force plates)";
 }
 
 }  // namespace dynid

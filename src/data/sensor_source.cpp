@@ -8,6 +8,7 @@
 #include "dynid/dynamics/kinematics.hpp"
 #include "dynid/io/csv_stream.hpp"
 #include "dynid/mocap/filtfilt.hpp"
+#include "dynid/spatial/explog.hpp"
 
 namespace dynid {
 namespace {
@@ -48,11 +49,6 @@ Eigen::MatrixXd resampled(const CsvStream& s, const std::vector<std::string>& na
       out(static_cast<Eigen::Index>(i), k) = interpolate(t, x, times[k], hint);
   }
   return out;
-}
-
-Vector3 log3(const Matrix3& R) {
-  const Eigen::AngleAxisd aa(R);
-  return aa.angle() * aa.axis();
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "dynid/dynamics/jacobian.hpp"
 
 #include "dynid/dynamics/joint_motion.hpp"
+#include "dynid/model/topology.hpp"
 
 namespace dynid {
 namespace {
@@ -9,11 +10,11 @@ namespace {
 /// every joint column on the path from `body` to the root.
 template <typename Fn>
 void for_each_ancestor_column(const Model& model, const Data& data, int body, Fn&& fn) {
-  for (int j = body; j > 0; j = model.bodies[static_cast<std::size_t>(j)].parent) {
+  for_each_support(model, body, [&](int j) {
     const Body& b = model.bodies[static_cast<std::size_t>(j)];
     for (int k = 0; k < b.nv; ++k)
       fn(b.idx_v + k, data.oMi[static_cast<std::size_t>(j)].act(joint::subspace_column(b, k)));
-  }
+  });
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "dynid/dynamics/forward_recursion.hpp"
+#include "dynid/model/topology.hpp"
 
 namespace dynid {
 namespace {
@@ -69,11 +70,11 @@ const MatrixX& joint_torque_regressor(const Model& model, Data& data, const Cons
   for (std::size_t i = 1; i < model.bodies.size(); ++i) {
     const Eigen::Index col = 10 * static_cast<Eigen::Index>(i - 1);
     const BodyRegressor& T = data.regressor_carry[i];
-    for (int j = static_cast<int>(i); j > 0; j = model.bodies[static_cast<std::size_t>(j)].parent) {
+    for_each_support(model, static_cast<int>(i), [&](int j) {
       const Body& bj = model.bodies[static_cast<std::size_t>(j)];
       if (bj.joint_type == JointType::FreeFlyer) {  // the reference frame is its frame: S = identity
         data.regressor.block<6, 10>(bj.idx_v, col) = T;
-        continue;
+        return;
       }
       const SE3 X = rMo * data.oMi[static_cast<std::size_t>(j)];
       const Vector3 axis = X.rotation * bj.axis;
@@ -84,7 +85,7 @@ const MatrixX& joint_torque_regressor(const Model& model, Data& data, const Cons
         data.regressor.block<1, 10>(bj.idx_v, col).noalias() =
             moment_arm.transpose() * T.topRows<3>() + axis.transpose() * T.bottomRows<3>();
       }
-    }
+    });
   }
   return data.regressor;
 }

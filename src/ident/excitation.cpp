@@ -11,9 +11,10 @@
 #include "dynid/dynamics/kinematics.hpp"
 #include "dynid/dynamics/regressor.hpp"
 #include "dynid/dynamics/rnea.hpp"
+#include "dynid/dynamics/sole_contacts.hpp"
+#include "dynid/dynamics/whole_body_ik.hpp"
 #include "dynid/ident/base_parameters.hpp"
-#include "dynid/sim/static_poses.hpp"
-#include "dynid/sim/whole_body_ik.hpp"
+#include "dynid/model/topology.hpp"
 
 namespace dynid {
 namespace {
@@ -43,10 +44,9 @@ std::vector<int> leg_bodies(const Model& model, const RobotSidecar& sidecar) {
   std::vector<int> legs;
   for (int c : {left, right}) {
     const int frame = model.frame_index(sidecar.contacts[static_cast<std::size_t>(c)].name);
-    for (int j = model.frames[static_cast<std::size_t>(frame)].body;
-         j > 0 && model.bodies[static_cast<std::size_t>(j)].joint_type != JointType::FreeFlyer;
-         j = model.bodies[static_cast<std::size_t>(j)].parent)
-      legs.push_back(j);
+    for_each_support(model, model.frames[static_cast<std::size_t>(frame)].body, [&](int j) {
+      if (model.bodies[static_cast<std::size_t>(j)].joint_type != JointType::FreeFlyer) legs.push_back(j);
+    });
   }
   return legs;
 }

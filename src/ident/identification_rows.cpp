@@ -6,7 +6,7 @@
 
 #include "dynid/dynamics/jacobian.hpp"
 #include "dynid/dynamics/regressor.hpp"
-#include "dynid/sim/static_poses.hpp"
+#include "dynid/dynamics/sole_contacts.hpp"
 
 namespace dynid {
 

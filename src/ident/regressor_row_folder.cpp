@@ -3,6 +3,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "dynid/model/topology.hpp"
+
 namespace dynid {
 namespace {
 
@@ -14,13 +16,6 @@ std::size_t body_of_row(const Model& model, int row) {
   }
   throw std::invalid_argument("equation row " + std::to_string(row) + " is not a velocity coordinate of " +
                               model.label());
-}
-
-/// Whether body `i` is `ancestor` or lies below it.
-bool in_subtree(const Model& model, std::size_t i, std::size_t ancestor) {
-  for (int j = static_cast<int>(i); j > 0; j = model.bodies[static_cast<std::size_t>(j)].parent)
-    if (static_cast<std::size_t>(j) == ancestor) return true;
-  return false;
 }
 
 }  // namespace
@@ -39,7 +34,9 @@ std::vector<std::vector<int>> equation_row_supports(const Model& model, const Ba
       const int parameter = base.independent[static_cast<std::size_t>(k)];
       const std::size_t body = static_cast<std::size_t>(parameter / 10) + 1;
       const bool mass_or_first_moment = parameter % 10 < 4;  // m, mcx, mcy, mcz
-      if (in_subtree(model, body, owner) && (!force_only || mass_or_first_moment)) support.push_back(k);
+      if (dynid::supports(model, static_cast<int>(owner), static_cast<int>(body)) &&
+          (!force_only || mass_or_first_moment))
+        support.push_back(k);
     }
     supports.push_back(std::move(support));
   }

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "dynid/model/sidecar_reader.hpp"
+
 namespace dynid {
 
 namespace fs = std::filesystem;

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "dynid/core/atomic_file.hpp"
+#include "dynid/core/number_format.hpp"
 #include "dynid/core/xml_escape.hpp"
 
 namespace dynid {
@@ -24,11 +25,7 @@ const char* const kPalette[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E6
 
 const char* colour(std::size_t i) { return kPalette[i % (sizeof(kPalette) / sizeof(kPalette[0]))]; }
 
-std::string px(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  return buf;
-}
+std::string px(double v) { return format_fixed(v, 1); }
 
 /// Short tick label: enough digits to tell neighbouring ticks apart.
 std::string tick_label(double v, double step) {

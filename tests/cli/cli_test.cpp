@@ -162,9 +162,9 @@ TEST(Cli, AnalyzeBaseParametersOfTheKidHumanoidWithArmsLocked) {
   expect_one_line_error(run("analyze base-parameters kid_humanoid --rows some"), "dynid:");
 }
 
-// dynid mocap inspect on the synthetic C3D of tests/data/mocap (c3d_fixture_test.cpp) and a TRC.
+// dynid mocap inspect on the synthetic C3D of tests/fixtures/mocap (c3d_fixture_test.cpp) and a TRC.
 TEST(Cli, MocapInspectC3dJson) {
-  const Result r = run("mocap inspect " + std::string(DYNID_TEST_DATA_DIR) + "/mocap/four_plates.c3d --json");
+  const Result r = run("mocap inspect " + std::string(DYNID_TEST_FIXTURES_DIR) + "/mocap/four_plates.c3d --json");
   ASSERT_EQ(r.code, 0) << r.err;
   const json j = json::parse(r.out);
   EXPECT_EQ(j["points"]["count"], 3);
@@ -189,9 +189,10 @@ TEST(Cli, MocapInspectC3dJson) {
     EXPECT_NEAR(cop[0].get<double>(), 0.3 + 0.7 * static_cast<double>(i) - 0.04, 1e-3);
     EXPECT_NEAR(cop[1].get<double>(), 0.276, 1e-3);
   }
-  EXPECT_EQ(run("mocap inspect " + std::string(DYNID_TEST_DATA_DIR) + "/mocap/four_plates.c3d --cop-threshold 1 --json")
-                .out.find("\"cop_first\": null"),
-            std::string::npos);
+  EXPECT_EQ(
+      run("mocap inspect " + std::string(DYNID_TEST_FIXTURES_DIR) + "/mocap/four_plates.c3d --cop-threshold 1 --json")
+          .out.find("\"cop_first\": null"),
+      std::string::npos);
 }
 
 TEST(Cli, MocapInspectTrc) {
@@ -215,7 +216,7 @@ TEST(Cli, MocapInspectTrc) {
 }
 
 TEST(Cli, MocapInspectErrorsAreOneLine) {
-  std::ifstream in(std::string(DYNID_TEST_DATA_DIR) + "/mocap/four_plates.c3d", std::ios::binary);
+  std::ifstream in(std::string(DYNID_TEST_FIXTURES_DIR) + "/mocap/four_plates.c3d", std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), {});
   const std::string cut = temp_file("cut.c3d", bytes.substr(0, 1500));
   expect_one_line_error(run("mocap inspect " + cut), cut + ": truncated");

@@ -10,10 +10,10 @@
 #include "dynid/dynamics/jacobian.hpp"
 #include "dynid/dynamics/regressor.hpp"
 #include "dynid/dynamics/rnea.hpp"
+#include "dynid/dynamics/sole_contacts.hpp"
 #include "dynid/ident/base_parameters.hpp"
 #include "dynid/ident/streaming_least_squares.hpp"
 #include "dynid/model/random_state.hpp"
-#include "dynid/sim/static_poses.hpp"
 #include "support/test_models.hpp"
 
 namespace dynid {

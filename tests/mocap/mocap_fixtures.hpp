@@ -1,7 +1,7 @@
 #pragma once
 // Synthetic motion-capture data with a known truth: markers at known positions (one missing for
 // a while), force plates of types 1-4 loaded at known points, an extra analog channel. Used by
-// the C3D tests and by the generator of tests/data/mocap/*.c3d (c3d_fixture_test.cpp).
+// the C3D tests and by the generator of tests/fixtures/mocap/*.c3d (c3d_fixture_test.cpp).
 
 #include <Eigen/Geometry>
 #include <cmath>

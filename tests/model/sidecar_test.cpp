@@ -1,6 +1,6 @@
 // Robot sidecar: parsing, name checks against the URDF, frames added to the model.
 
-#include "dynid/model/sidecar.hpp"
+#include "dynid/model/sidecar_reader.hpp"
 
 #include <gtest/gtest.h>
 

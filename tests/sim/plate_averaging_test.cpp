@@ -10,7 +10,7 @@
 #include <cmath>
 
 #include "dynid/io/csv_stream.hpp"
-#include "dynid/sim/scenario.hpp"
+#include "dynid/scenarios/scenario.hpp"
 #include "dynid/sim/scene.hpp"
 #include "support/scratch_files.hpp"
 #include "support/test_models.hpp"

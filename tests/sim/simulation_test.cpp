@@ -11,7 +11,7 @@
 
 #include "dynid/io/csv_stream.hpp"
 #include "dynid/model/urdf_reader.hpp"
-#include "dynid/sim/scenario.hpp"
+#include "dynid/scenarios/scenario.hpp"
 #include "dynid/sim/true_model.hpp"
 #include "support/scratch_files.hpp"
 #include "support/test_models.hpp"

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "dynid/spatial/skew.hpp"
+#include "dynid/core/types.hpp"
 
 namespace dynid {
 

@@ -2,13 +2,14 @@
 // What a data set directory holds, from its dataset.json (docs/data-format.md): streams and their
 // rates, gravity, force plates, labelled time segments, the nominal and (simulation only) true
 // model. The one reader of dataset.json; the streams' contents are read by their users
-// (data/sensor_source.hpp, ident/lab_recording.hpp).
+// (data/sensor_source.hpp, data/lab_recording.hpp).
 
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "dynid/ident/motion_sample.hpp"
 #include "dynid/spatial/skew.hpp"
 
 namespace dynid {
@@ -24,14 +25,6 @@ struct ForcePlateInfo {
   /// Corners of the top surface in order around it, world [m] (3 x corners; 0 columns when
   /// dataset.json does not give them).
   Eigen::Matrix3Xd corners = Eigen::Matrix3Xd(3, 0);
-};
-
-/// A labelled time span of a data set (dataset.json `segments`, e.g. the held static poses).
-struct TimeSegment {
-  std::string label, category;
-  double start = 0.0, end = 0.0;  ///< [s]
-  /// The feet on the ground during it (`both`, `left`, `right`), empty when not stated.
-  std::string support;
 };
 
 struct DatasetInfo {

@@ -2,12 +2,12 @@
 // Samples from a motion-capture lab (docs/identification.md, "Data path", motion capture): a marker
 // set on the robot and force plates under its feet, with or without joint encoders.
 //
-//  - base pose: marker IK of every marker frame (ident/lab_motion.hpp; with encoders only the base
+//  - base pose: marker IK of every marker frame (data/lab_motion.hpp; with encoders only the base
 //    is solved, the joints held at the encoder readings); then, as the static pipeline's validation
 //    does, a zero-phase Butterworth low-pass (order `filter_order` per pass, -3 dB at `cutoff_hz`,
 //    default 4 Hz) of
 //    the configuration on the marker grid and central differences for the base twist and
-//    acceleration (ident/residual_wrench.hpp, differentiate_configurations), linearly interpolated
+//    acceleration (data/residual_wrench.hpp, differentiate_configurations), linearly interpolated
 //    at the sample times;
 //  - joints: the encoders filtered and differentiated as the sensor source does (same filter,
 //    central differences at the encoder rate); without an encoders stream, from the marker IK
@@ -32,8 +32,8 @@
 // Samples are held in memory (a few hundred bytes each).
 
 #include "dynid/data/dataset_info.hpp"
-#include "dynid/data/motion_sample.hpp"
 #include "dynid/data/truth_source.hpp"
+#include "dynid/ident/motion_sample.hpp"
 #include "dynid/model/lock_joints.hpp"
 #include "dynid/model/sidecar.hpp"
 

@@ -30,8 +30,8 @@
 // (a few hundred bytes each); the estimation that consumes them is streaming.
 
 #include "dynid/data/dataset_info.hpp"
-#include "dynid/data/motion_sample.hpp"
 #include "dynid/data/truth_source.hpp"
+#include "dynid/ident/motion_sample.hpp"
 #include "dynid/model/lock_joints.hpp"
 #include "dynid/model/sidecar.hpp"
 

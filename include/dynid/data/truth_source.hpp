@@ -11,7 +11,7 @@
 #include <memory>
 
 #include "dynid/data/dataset_info.hpp"
-#include "dynid/data/motion_sample.hpp"
+#include "dynid/ident/motion_sample.hpp"
 #include "dynid/io/csv_row_reader.hpp"
 #include "dynid/model/lock_joints.hpp"
 #include "dynid/model/sidecar.hpp"

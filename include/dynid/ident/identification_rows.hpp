@@ -12,10 +12,9 @@
 // f = sum_c J_c^T lambda_c + [0; tau], whose base rows are the base wrench (base frame, about its
 // origin) and whose joint rows are the joint torques where they are measured.
 
-#include "dynid/data/dataset_info.hpp"
-#include "dynid/data/motion_sample.hpp"
 #include "dynid/dynamics/jacobian.hpp"
 #include "dynid/ident/base_parameters.hpp"
+#include "dynid/ident/motion_sample.hpp"
 #include "dynid/ident/sensor_projection.hpp"
 
 namespace dynid {

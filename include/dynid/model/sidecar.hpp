@@ -1,6 +1,6 @@
 #pragma once
 // The robot sidecar: what a URDF cannot say (docs/robot-sidecar.md). Read from ROBOT.yaml beside
-// ROBOT.urdf; every name in it is checked against the model.
+// ROBOT.urdf (read by model/sidecar_reader.hpp); every name in it is checked against the model.
 
 #include <optional>
 #include <string>
@@ -51,11 +51,6 @@ struct RobotSidecar {
   std::vector<SidecarFrame> markers;
   std::vector<ActuatorInfo> actuators;
 };
-
-/// Parses a sidecar file. Throws std::runtime_error "FILE: what is wrong" on malformed YAML, wrong
-/// types or missing required keys. Names are not checked against a model here (see attach_sidecar).
-RobotSidecar read_sidecar_file(const std::string& path);
-RobotSidecar read_sidecar_string(const std::string& yaml, const std::string& label = "<string>");
 
 /// Reflected actuator inertia per body (index as Model::bodies) [kg m^2]: `armature`, else
 /// gear_ratio^2 * rotor_inertia, else 0.

@@ -5,7 +5,7 @@
 // simulated there is an external check of every algorithm.
 //
 // MuJoCo conventions differ from dynid's: free-joint qpos = [position, quaternion w x y z],
-// qvel = [linear velocity in world, angular velocity in body]. mujoco_state.hpp converts.
+// qvel = [linear velocity in world, angular velocity in body]. sim/simulation.hpp converts.
 
 #include <string>
 #include <vector>

@@ -1,17 +1,11 @@
 #pragma once
 // Small 3-D helpers shared by the spatial algebra.
 
-#include <Eigen/Core>
 #include <cmath>
 
-namespace dynid {
+#include "dynid/core/types.hpp"
 
-using Vector3 = Eigen::Vector3d;
-using Matrix3 = Eigen::Matrix3d;
-using Vector6 = Eigen::Matrix<double, 6, 1>;
-using Matrix6 = Eigen::Matrix<double, 6, 6>;
-using VectorX = Eigen::VectorXd;
-using MatrixX = Eigen::MatrixXd;
+namespace dynid {
 
 /// Cross-product matrix: skew(a) * b == a.cross(b).
 inline Matrix3 skew(const Vector3& a) {

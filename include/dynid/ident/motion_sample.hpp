@@ -1,0 +1,54 @@
+#pragma once
+// One instant of a recording as identification sees it: the robot's state in model coordinates and
+// the forces measured on it. Sources (truth stream, the robot's sensors) produce these one at a time.
+
+#include <string>
+#include <vector>
+
+#include "dynid/spatial/force.hpp"
+
+namespace dynid {
+
+/// A labelled time span of a data set (dataset.json `segments`, e.g. the held static poses).
+struct TimeSegment {
+  std::string label, category;
+  double start = 0.0, end = 0.0;  ///< [s]
+  /// The feet on the ground during it (`both`, `left`, `right`), empty when not stated.
+  std::string support;
+};
+
+struct MotionSample {
+  double time = 0.0;  ///< [s]
+  VectorX q, v, a;    ///< model coordinates (docs/conventions.md): nq, nv, nv
+  /// Per sidecar contact (RobotSidecar::contacts order): the wrench the ground applies to the robot
+  /// through it, world axes, torque about the world origin [N, N m]. Zero when the contact is free.
+  std::vector<Force> contact_wrenches;
+  /// Generalized joint forces (dim nv, base rows 0) where measured, NaN where not [N m or N].
+  VectorX joint_torques;
+};
+
+/// Measurement noise of the force channels of a source (one standard deviation of a sample at the
+/// source's rate); sets the default row weights (ident/identification_rows.hpp).
+struct ForceNoise {
+  double force = 0.125;   ///< contact force component [N]
+  double moment = 0.003;  ///< contact moment component, about the contact frame origin [N m]
+  double torque = 0.05;   ///< joint torque [N m]
+};
+
+/// A pass over a recording, one sample at a time. Identification makes one pass per estimate, so a
+/// source can be rewound.
+class MotionSource {
+ public:
+  virtual ~MotionSource() = default;
+  /// Fills `sample` with the next sample; false at the end of the pass.
+  virtual bool next(MotionSample& sample) = 0;
+  /// Starts a new pass from the first sample.
+  virtual void rewind() = 0;
+  /// Samples per pass (for progress), or -1 when unknown.
+  virtual long size_hint() const { return -1; }
+  /// Readable origin of the samples ("truth stream of DIR", ...).
+  virtual std::string description() const = 0;
+  virtual ForceNoise noise() const { return {}; }
+};
+
+}  // namespace dynid

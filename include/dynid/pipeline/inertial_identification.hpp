@@ -1,0 +1,215 @@
+#pragma once
+// `dynid identify inertial` as library calls: a data set and a sensor set in, identified inertial
+// parameters, their validation on held-out motion and the output files out (docs/identification.md).
+// Each stage is a function over the objects the previous one returned, so a script can stop, look
+// or substitute anywhere; run_inertial_identification chains them as the command does:
+//
+//   prepare_inertial_identification   robot, locks, data sets, sensor set, base parameters, windows
+//     -> estimate_inertial_parameters  one pass: rows per sample (sensor set, weights) into streaming
+//                                      least squares on the base parameters (+ prior, offsets)
+//     -> identified_parameters         standard parameters (closest to the nominal model, or the
+//                                      physically consistent fit), offsets, identified model
+//     -> load_truth_model / compare_with_truth   (simulation only)
+//     -> validate_identification       held-out motion: nominal vs identified (vs true) residuals
+//     -> inertial_summary_json, write_inertial_identification   summary.json, URDF, report.html
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dynid/data/mocap_source.hpp"
+#include "dynid/data/sensor_source.hpp"
+#include "dynid/ident/base_parameters.hpp"
+#include "dynid/ident/physical_consistency.hpp"
+#include "dynid/ident/residual_weighting.hpp"
+#include "dynid/ident/sensor_projection.hpp"
+#include "dynid/ident/streaming_least_squares.hpp"
+#include "dynid/model/lock_joints.hpp"
+#include "dynid/model/robot.hpp"
+
+namespace dynid {
+
+struct InertialIdentificationOptions {
+  std::string model;                ///< URDF path or bundled robot name (its sidecar is required)
+  std::string data;                 ///< data set directory (training; also validation by default)
+  std::string sensors = "contact";  ///< sensor set: full | contact | joints | comma-separated names
+  /// "truth" (noise-free stream), "sensors" (what the robot measures) or "mocap" (markers for the
+  /// base, encoders or markers for the joints, force plates for the contact wrenches)
+  std::string source = "truth";
+  std::string validate;           ///< data set for validation; empty = hold out the end of `data`
+  double holdout_fraction = 0.3;  ///< held-out share at the end of `data` when `validate` is empty
+  std::vector<JointLock> locks;
+  /// Also lock every joint off the legs (the chains from the sidecar contacts to the base) at its
+  /// neutral value: the robot of `dynid simulate --scenario walk --lock-upper-body`.
+  bool lock_upper_body = false;
+  std::string truth_urdf;               ///< compare with this model's base parameters (simulation truth)
+  bool consistent = false;              ///< physically consistent estimate (pseudo-inertia LMI fit)
+  ConsistentFitOptions consistent_fit;  ///< its prior weight and iterations
+  /// Weight of the pull toward the nominal base parameters (relative to the data's mean information
+  /// per parameter); unset: `default_prior(source)`.
+  std::optional<double> prior;
+  /// Row weights: "sensors" (1 / sigma^2 of the measured forces' noise) or "residual" (those, each
+  /// equation group further scaled by its own residual variance: ident/residual_weighting.hpp).
+  std::string weighting = "sensors";
+  /// Also estimate a constant offset of each joint torque sensor the set uses (docs/identification.md).
+  bool torque_offsets = false;
+  std::string fix_mass_com;            ///< URDF whose masses and first moments are kept (two-phase mode)
+  SensorSourceOptions sensor_options;  ///< of "sensors"
+  MocapSourceOptions mocap_options;    ///< of "mocap"
+  std::string out_dir;                 ///< where to write the outputs; empty = write nothing
+  /// Progress (fraction 0..1, what is being done); may be empty.
+  std::function<void(double, const std::string&)> progress;
+};
+
+/// RMS of the equation residuals Y pi - f on the validation motion (paper 004 fig. 6).
+struct ValidationRms {
+  double force = 0.0;            ///< base force [N] (norm of the 3-vector, RMS over samples)
+  double moment = 0.0;           ///< base moment [N m]
+  std::optional<double> torque;  ///< joint torques [N m] (RMS over joints and samples), when measured
+  /// Projected generalized force (paper 004 fig. 5-6): the residual in the null space of the contact
+  /// Jacobians, V_c^T (Y pi - S^T tau) with V_c^T J_c^T = 0 (the rows `--sensors joints` fits; the
+  /// contact forces drop out). RMS over its components and samples; mixed units (N m for joint
+  /// directions, N and N m combinations on the base), basis independent. When every joint torque is
+  /// measured.
+  std::optional<double> projected;
+};
+
+/// Time series of the validation motion (decimated to at most ~2000 points) for the report.
+struct ValidationSeries {
+  std::vector<double> time;
+  std::vector<Vector6> measured_wrench, nominal_wrench, identified_wrench;  ///< base frame, about its origin
+  std::vector<std::string> torque_joints;                                   ///< plotted joints
+  std::vector<std::vector<double>> measured_torque, nominal_torque, identified_torque;  ///< [joint][sample]
+};
+
+/// The prior weight used when none is given: 3e-4 for "mocap", 0 otherwise. The motion-capture
+/// path's wrenches and motion carry systematic errors (markers differentiated twice, motion
+/// low-passed at 4 Hz) far above the plates' noise class that weights its rows; unregularised, least
+/// squares fits them into the combinations a squat hardly excites (realistic adult squat: held-out
+/// base moment 1.64 N m against the true model's 0.20 N m; 0.20 N m with the prior,
+/// docs/identification.md).
+double default_prior(const std::string& source);
+
+/// An estimated joint torque sensor offset: the sensor reads the joint torque plus `value`.
+struct TorqueOffset {
+  std::string joint;
+  int velocity_index = 0;
+  double value = 0.0;  ///< [N m] (or N)
+  double std = 0.0;    ///< its standard deviation
+};
+
+struct InertialIdentificationResult {
+  BaseParameters base;
+  std::string source_description;
+  std::string sensors;
+  long samples = 0;  ///< training samples
+  long validation_samples = 0;
+  VectorX base_values, base_std, base_nominal;  ///< identified, standard deviation, nominal model's
+  std::optional<VectorX> base_truth;
+  VectorX standard_parameters;  ///< identified standard parameters (10 per moving body)
+  Model identified_model;       ///< nominal (locked) model with the identified inertias
+  double condition_number = 0.0;
+  double residual_rms_weighted = 0.0;  ///< RMS of the weighted least-squares residual
+  double total_mass = 0.0, nominal_total_mass = 0.0;
+  std::optional<double> truth_total_mass;
+  bool physically_consistent = false;
+  std::optional<ConsistentFit> consistent_fit;       ///< with `consistent`: convergence and costs
+  std::vector<EquationGroupScale> weighting_scales;  ///< with residual weighting: each equation group's scale
+  std::vector<std::string> inconsistent_links;       ///< "link: reason" of the identified model
+  ValidationRms nominal_rms, identified_rms;
+  /// With a truth URDF: the true model's residuals on the same validation samples, the floor the
+  /// data's own errors (sensor noise, filtering, estimated base motion) leave to any identification.
+  std::optional<ValidationRms> truth_rms;
+  std::optional<double> base_param_max_rel_error, total_mass_error;
+  ValidationSeries series;
+  double prior = 0.0;  ///< the prior weight used
+  /// Row types (base force, base moment, joint torque) on which the identified model validates worse
+  /// than the nominal one, each a sentence with both RMS values: the data do not support the fit there.
+  std::vector<std::string> warnings;
+  std::vector<TorqueOffset> torque_offsets;  ///< with `torque_offsets`
+  std::string summary_json;
+  std::vector<std::string> written_files;
+};
+
+/// Everything the estimate needs, loaded and checked: the robot with its locks (the upper body's
+/// added when asked), the data sets and their training / validation windows, the sensor set, the
+/// base parameters and the unknowns (joint torque sensor offsets first, then the inertial ones).
+struct InertialProblem {
+  InertialIdentificationOptions options;  ///< as given, with the upper-body locks expanded
+  Robot robot;                            ///< as loaded (no locks)
+  Model model;                            ///< locked, with the data set's gravity
+  DatasetInfo train_set, validation_set;
+  TimeWindow train_window, validation_window;
+  SensorSet set;
+  BaseParameters base;
+  VectorX pi_nominal;    ///< standard parameters of the nominal (locked) model
+  VectorX base_nominal;  ///< its base parameters
+  /// Two-phase mode (`fix_mass_com`): the kept masses and first moments (zero elsewhere) and the
+  /// indices of the estimated standard parameters.
+  std::optional<VectorX> fixed_part;
+  std::vector<int> free_params;
+  VectorX x_nominal;  ///< nominal value of each inertial unknown (the prior's target)
+  int num_offsets = 0;
+  std::vector<std::string> unknown_names;  ///< offsets, then the inertial unknowns
+  double prior = 0.0;                      ///< the prior weight used
+
+  const RobotSidecar& sidecar() const { return *robot.sidecar; }
+  int num_inertial_unknowns() const { return fixed_part ? static_cast<int>(free_params.size()) : base.num_base(); }
+};
+
+/// The training pass: the information of every sample (and the prior) folded into least squares.
+struct InertialEstimate {
+  LeastSquaresSolution solution;  ///< over InertialProblem::unknown_names
+  /// The folded least squares: R^T R = A^T W A and ||W^(1/2)(A x - b)||^2 = ||R x - z||^2 + rss.
+  MatrixX information_factor;
+  VectorX factor_rhs;
+  double residual_sum_of_squares = 0.0;
+  long rows = 0;
+  std::vector<EquationGroupScale> weighting_scales;  ///< with residual weighting
+  long samples = 0;
+  std::string source_description;
+};
+
+/// Stage 1. Throws std::runtime_error / std::invalid_argument with a one-line reason (no sidecar,
+/// unknown sensor name, insufficient sensor set, bad option, ...).
+InertialProblem prepare_inertial_identification(const InertialIdentificationOptions& options);
+
+/// The problem's samples: its training (or validation) data set through the chosen source.
+std::unique_ptr<MotionSource> open_motion_source(const InertialProblem& problem, bool validation);
+
+/// Stage 2: one pass over the training samples (two more merges with residual weighting).
+InertialEstimate estimate_inertial_parameters(const InertialProblem& problem);
+
+/// Stage 3: base and standard parameters, their standard deviations, the offsets, the identified
+/// model and its physical consistency (the validation fields are left empty).
+InertialIdentificationResult identified_parameters(const InertialProblem& problem, const InertialEstimate& estimate);
+
+/// The true model of a simulation (`options.truth_urdf`, with the problem's locks), if given.
+std::optional<Model> load_truth_model(const InertialProblem& problem);
+
+/// Stage 4 (simulation): base parameters and mass against the true model's.
+void compare_with_truth(const InertialProblem& problem, const Model& truth, InertialIdentificationResult& result);
+
+/// Stage 5: residuals of the nominal, identified (and true, when given) models on the held-out
+/// motion, the plotted series, and warnings where the identified model validates worse.
+void validate_identification(const InertialProblem& problem, const Model* truth, InertialIdentificationResult& result);
+
+/// Stage 6: summary.json's text.
+std::string inertial_summary_json(const InertialProblem& problem, const InertialIdentificationResult& result);
+
+/// Stage 7: the identified URDF (when no joint is locked), base_parameters.json/.txt, summary.json
+/// (result.summary_json) and report.html in `out_dir`, each written atomically. Returns the paths.
+std::vector<std::string> write_inertial_identification(const InertialProblem& problem,
+                                                       const InertialIdentificationResult& result,
+                                                       const std::string& out_dir);
+
+/// All the stages, as `dynid identify inertial` runs them (writes only when options.out_dir is set).
+InertialIdentificationResult run_inertial_identification(const InertialIdentificationOptions& options);
+
+/// Relative errors of identified base parameters against the truth, per parameter, each divided by
+/// max(|truth|, 1 % of the largest truth value of the same unit: kg, kg m, kg m^2).
+VectorX base_parameter_relative_errors(const BaseParameters& base, const VectorX& identified, const VectorX& truth);
+
+}  // namespace dynid

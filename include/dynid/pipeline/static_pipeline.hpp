@@ -1,0 +1,97 @@
+#pragma once
+// The static identification of a robot from a lab recording, end to end (paper 000), as
+// `dynid identify static` and `dynid demo` run it (docs/identification-static.md). Each stage is a
+// public function over loaded objects; run_static_identification chains them:
+//   find_static_windows      settled windows (or the data set's segments)
+//   measure_static_poses     per window the mean marker positions, marker IK (or encoders for the
+//                            joints) and the mean plate wrench -> COP
+//   fit_static_model         identify_static -> GCOM errors on fit and held-out poses, updated URDF
+//   validate_static_identification   optional: residual base wrench on a dynamic recording
+//   static_summary_json, write_static_identification   summary.json, the URDF and report.html
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "dynid/data/lab_recording.hpp"
+#include "dynid/data/residual_wrench.hpp"
+#include "dynid/ident/static_identification.hpp"
+#include "dynid/model/robot.hpp"
+
+namespace dynid {
+
+enum class PoseSource { Markers, Encoders };
+enum class WindowSource { Detect, Segments };
+
+struct StaticPipelineOptions {
+  double total_mass = 0.0;            ///< weighed mass [kg]
+  std::vector<std::string> segments;  ///< body or link names; empty: default_static_segments
+  std::string validate;               ///< data set with a dynamic motion (squat), optional
+  std::string truth_urdf;             ///< true model for per-segment errors, optional
+  double heldout_fraction = 0.25;     ///< pose n is held out when floor((n+1) F) > floor(n F): F = 0.25 -> every 4th
+  PoseSource pose_source = PoseSource::Markers;
+  WindowSource windows = WindowSource::Detect;
+  StaticPrior prior = StaticPrior::Scaled;
+  double cutoff_hz = 4.0;  ///< validation: zero-phase low-pass of q and plate wrenches before differentiating [Hz]
+  double validation_trim_s = 0.2;  ///< validation: dropped at each end (filter edges)
+};
+
+struct StaticPipelineResult {
+  StaticIdentificationResult identification;
+  std::vector<MeasuredStaticPose> poses;
+  std::vector<double> gcom_error_nominal, gcom_error_identified;  ///< per pose [m]
+  std::vector<double> ik_rms;                                     ///< per pose: marker RMS of its IK [m]
+  bool validated = false;
+  ResidualWrench residual_nominal, residual_identified;
+  bool validated_truth = false;  ///< with truth_urdf: the true model's residual (the method's floor)
+  ResidualWrench residual_truth;
+  nlohmann::json summary;  ///< what summary.json holds
+  std::string urdf;        ///< the updated URDF text
+};
+
+/// A static pose's time span in the recording and its marker frames.
+struct StaticWindow {
+  std::string label;                 ///< the data set's segment label, or "window N"
+  double start = 0.0, end = 0.0;     ///< [s]
+  Eigen::Index first = 0, last = 0;  ///< marker frames
+};
+
+struct StaticWindows {
+  std::vector<StaticWindow> windows;
+  nlohmann::json description;  ///< summary.json's "windows": how they were found
+};
+
+/// Stage 1: the held poses, detected where the markers and plates settle (WindowSource::Detect) or
+/// the data set's segments. Throws when fewer than two are found.
+StaticWindows find_static_windows(const LabRecording& recording, const StaticPipelineOptions& options);
+
+/// Stage 2: each window's configuration (marker IK; the joints from the encoders with
+/// PoseSource::Encoders) and centre of pressure; held-out poses marked. Fills result.poses, ik_rms.
+void measure_static_poses(const Robot& robot, const LabRecording& recording, const StaticWindows& windows,
+                          const StaticPipelineOptions& options, StaticPipelineResult& result);
+
+/// Stage 3: segment masses and COMs from the poses, GCOM errors before/after, the updated URDF.
+void fit_static_model(const Robot& robot, const StaticPipelineOptions& options, StaticPipelineResult& result);
+
+/// Stage 4: residual base wrench of `options.validate`'s motion for the nominal and identified
+/// models (and the true one, the method's floor, when given).
+void validate_static_identification(const Robot& robot, const Model* truth, const StaticPipelineOptions& options,
+                                    StaticPipelineResult& result);
+
+/// Stage 5: what summary.json holds (`truth`: the simulation's true robot, may be null).
+nlohmann::json static_summary_json(const Robot& robot, const std::string& data, const StaticWindows& windows,
+                                   const Robot* truth, const StaticPipelineOptions& options,
+                                   const StaticPipelineResult& result);
+
+/// All the stages on `data` (a data set directory) for `robot` (with its sidecar markers).
+/// Throws with a one-line reason on bad input.
+StaticPipelineResult run_static_identification(const Robot& robot, const std::string& data,
+                                               const StaticPipelineOptions& options);
+
+/// Writes DIR/summary.json, DIR/<robot>_identified.urdf and DIR/report.html (atomically).
+void write_static_identification(const StaticPipelineResult& result, const Robot& robot, const std::string& out_dir);
+
+/// report.html of a result (paper 000 figs. 5 and 6).
+std::string static_identification_report(const StaticPipelineResult& result, const Robot& robot);
+
+}  // namespace dynid

@@ -1,0 +1,95 @@
+#include "dynid/data/lab_motion.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "dynid/mocap/filtfilt.hpp"
+#include "dynid/mocap/marker_ik.hpp"
+
+namespace dynid {
+
+void encoder_joints_at(const Model& model, const LabRecording& rec, double t, VectorX& q) {
+  const auto it = std::lower_bound(rec.encoder_time.begin(), rec.encoder_time.end(), t);
+  const Eigen::Index k1 = std::clamp<Eigen::Index>(it - rec.encoder_time.begin(), 1,
+                                                   static_cast<Eigen::Index>(rec.encoder_time.size()) - 1);
+  const double t0 = rec.encoder_time[static_cast<std::size_t>(k1 - 1)],
+               t1 = rec.encoder_time[static_cast<std::size_t>(k1)];
+  const double s = std::clamp((t - t0) / (t1 - t0), 0.0, 1.0);
+  for (std::size_t c = 0; c < rec.encoder_joints.size(); ++c) {
+    const auto b = model.find_joint(rec.encoder_joints[c]);
+    if (!b) continue;
+    const Eigen::Index row = static_cast<Eigen::Index>(c);
+    q[model.bodies[static_cast<std::size_t>(*b)].idx_q] =
+        (1.0 - s) * rec.encoder_q(row, k1 - 1) + s * rec.encoder_q(row, k1);
+  }
+}
+
+MarkerConfigurations solve_marker_configurations(const Model& model, const LabRecording& rec,
+                                                 bool joints_from_encoders) {
+  if (rec.markers.frame_count() == 0)
+    throw std::runtime_error(rec.dataset.directory + ": the data set has no markers stream");
+  if (joints_from_encoders && rec.encoder_time.size() < 2)
+    throw std::runtime_error(rec.dataset.directory + ": joints from the encoders need an encoders stream");
+  MarkerIkOptions ik_options;
+  ik_options.base_only = joints_from_encoders;
+  MarkerIk ik(model, model_markers(model), ik_options);
+  const std::vector<int> match = match_markers(rec.markers, ik.markers());
+  const Eigen::Index frames = rec.markers.frame_count();
+  Eigen::Matrix3Xd y(3, static_cast<Eigen::Index>(ik.markers().size()));
+  MarkerConfigurations out;
+  VectorX current;
+  for (Eigen::Index f = 0; f < frames; ++f) {
+    const double t = rec.markers.time[static_cast<std::size_t>(f)];
+    model_marker_frame(rec.markers, match, f, y);
+    if (f == 0) current = ik.initial_configuration(y);
+    if (joints_from_encoders) encoder_joints_at(model, rec, t, current);
+    const MarkerIkFrame fit = ik.solve(y, current);
+    out.time.push_back(t);
+    out.q.push_back(current);
+    out.rms.push_back(fit.rms);
+    out.used.push_back(fit.markers_used);
+  }
+  return out;
+}
+
+LabRecording plates_on_uniform_grid(const LabRecording& rec, double cutoff_hz, int order) {
+  LabRecording out = rec;
+  const std::size_t np = rec.plate_time.size();
+  if (np < 10) throw std::runtime_error(rec.dataset.directory + ": too few force-plate samples");
+  const double pdt = (rec.plate_time.back() - rec.plate_time.front()) / static_cast<double>(np - 1);
+  for (std::size_t k = 0, j = 0; k < np; ++k) {
+    out.plate_time[k] = rec.plate_time.front() + pdt * static_cast<double>(k);
+    while (j + 2 < np && rec.plate_time[j + 1] < out.plate_time[k]) ++j;
+    const double s =
+        std::clamp((out.plate_time[k] - rec.plate_time[j]) / (rec.plate_time[j + 1] - rec.plate_time[j]), 0.0, 1.0);
+    out.plate_wrench.col(static_cast<Eigen::Index>(k)) =
+        (1.0 - s) * rec.plate_wrench.col(static_cast<Eigen::Index>(j)) +
+        s * rec.plate_wrench.col(static_cast<Eigen::Index>(j + 1));
+  }
+  if (cutoff_hz > 0.0)
+    out.plate_wrench = filtfilt_rows(butterworth_lowpass(order, cutoff_hz, 1.0 / pdt), out.plate_wrench);
+  return out;
+}
+
+Eigen::Matrix<double, 6, Eigen::Dynamic> plate_reactions_at(const LabRecording& rec, double t, std::size_t& hint) {
+  const std::size_t np = rec.plate_time.size();
+  const std::size_t plates = rec.dataset.force_plates.size();
+  Eigen::Matrix<double, 6, Eigen::Dynamic> out(6, static_cast<Eigen::Index>(plates));
+  if (np < 2) throw std::runtime_error(rec.dataset.directory + ": too few force-plate samples");
+  hint = std::min(hint, np - 2);
+  while (hint + 2 < np && rec.plate_time[hint + 1] < t) ++hint;
+  while (hint > 0 && rec.plate_time[hint] > t) --hint;
+  const double s = std::clamp((t - rec.plate_time[hint]) / (rec.plate_time[hint + 1] - rec.plate_time[hint]), 0.0, 1.0);
+  for (std::size_t p = 0; p < plates; ++p) {
+    const Eigen::Index r = 6 * static_cast<Eigen::Index>(p);
+    const Vector6 w = (1.0 - s) * rec.plate_wrench.block<6, 1>(r, static_cast<Eigen::Index>(hint)) +
+                      s * rec.plate_wrench.block<6, 1>(r, static_cast<Eigen::Index>(hint + 1));
+    // The plates record what the robot applies to them: the ground's reaction is its opposite,
+    // moved from the plate's top centre to the world origin.
+    const Vector3 force = -w.head<3>();
+    out.col(static_cast<Eigen::Index>(p)) << force, -w.tail<3>() + rec.dataset.force_plates[p].origin.cross(force);
+  }
+  return out;
+}
+
+}  // namespace dynid

@@ -1,0 +1,141 @@
+#include "dynid/pipeline/identification_report.hpp"
+
+#include <cstdio>
+
+#include "dynid/pipeline/inertial_identification.hpp"
+
+#include "dynid/report/html_report.hpp"
+
+namespace dynid {
+namespace {
+
+std::string number(double x, const char* format = "%.4g") {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, x);
+  return buf;
+}
+
+std::string optional_number(const std::optional<double>& x) { return x ? number(*x) : "not measured"; }
+
+}  // namespace
+
+void write_identification_report(const InertialIdentificationResult& r, const std::string& path) {
+  HtmlReport report("dynid identify inertial: " + r.base.model_name);
+  report.paragraph("Data: " + r.source_description + ". Sensor set '" + r.sensors + "', " + std::to_string(r.samples) +
+                   " training samples, " + std::to_string(r.validation_samples) + " validation samples. " +
+                   std::to_string(r.base.num_base()) + " base parameters, condition number " +
+                   number(r.condition_number) + ".");
+
+  report.heading("Validation on held-out motion: RMS of the equation residuals");
+  ReportTable rms;
+  rms.caption = "Nominal vs identified model (paper 004 fig. 6)";
+  rms.header = {"quantity", "nominal", "identified"};
+  rms.rows.push_back({"base force [N]", number(r.nominal_rms.force), number(r.identified_rms.force)});
+  rms.rows.push_back({"base moment [N m]", number(r.nominal_rms.moment), number(r.identified_rms.moment)});
+  rms.rows.push_back(
+      {"joint torque [N m]", optional_number(r.nominal_rms.torque), optional_number(r.identified_rms.torque)});
+  rms.rows.push_back({"projected force (contact forces projected out)", optional_number(r.nominal_rms.projected),
+                      optional_number(r.identified_rms.projected)});
+  rms.rows.push_back({"total mass [kg]", number(r.nominal_total_mass), number(r.total_mass)});
+  report.table(rms);
+  BarPlot bars;
+  bars.title = "RMS on held-out motion";
+  bars.y_label = "RMS";
+  bars.categories = {"base force [N]", "base moment [N m]"};
+  bars.groups = {"nominal", "identified"};
+  bars.values = {{r.nominal_rms.force, r.nominal_rms.moment}, {r.identified_rms.force, r.identified_rms.moment}};
+  if (r.nominal_rms.torque && r.identified_rms.torque) {
+    bars.categories.push_back("joint torque [N m]");
+    bars.values[0].push_back(*r.nominal_rms.torque);
+    bars.values[1].push_back(*r.identified_rms.torque);
+  }
+  if (r.nominal_rms.projected && r.identified_rms.projected) {
+    bars.categories.push_back("projected force");
+    bars.values[0].push_back(*r.nominal_rms.projected);
+    bars.values[1].push_back(*r.identified_rms.projected);
+  }
+  report.bars(bars);
+
+  static const char* const kAxes[6] = {"force x [N]",    "force y [N]",    "force z [N]",
+                                       "moment x [N m]", "moment y [N m]", "moment z [N m]"};
+  if (!r.series.measured_wrench.empty()) {
+    report.heading("Base wrench: measured vs reconstructed (paper 003 fig. 4)");
+    for (int a = 0; a < 6; ++a) {
+      LinePlot p;
+      p.title = std::string("base ") + kAxes[a] + ", base frame";
+      p.x_label = "time [s]";
+      p.y_label = kAxes[a];
+      PlotSeries m{"measured", r.series.time, {}}, n{"nominal model", r.series.time, {}},
+          i{"identified model", r.series.time, {}};
+      for (std::size_t k = 0; k < r.series.time.size(); ++k) {
+        m.y.push_back(r.series.measured_wrench[k][a]);
+        n.y.push_back(r.series.nominal_wrench[k][a]);
+        i.y.push_back(r.series.identified_wrench[k][a]);
+      }
+      p.series = {m, n, i};
+      report.plot(p);
+    }
+  }
+  if (r.identified_rms.torque) {
+    report.heading("Joint torques: measured vs reconstructed (paper 003 fig. 5)");
+    for (std::size_t j = 0; j < r.series.torque_joints.size(); ++j) {
+      LinePlot p;
+      p.title = r.series.torque_joints[j];
+      p.x_label = "time [s]";
+      p.y_label = "torque [N m]";
+      p.series = {{"measured", r.series.time, r.series.measured_torque[j]},
+                  {"nominal model", r.series.time, r.series.nominal_torque[j]},
+                  {"identified model", r.series.time, r.series.identified_torque[j]}};
+      report.plot(p);
+    }
+  }
+
+  if (!r.torque_offsets.empty()) {
+    report.heading("Joint torque sensor offsets");
+    ReportTable off;
+    off.caption = "Estimated with the inertial parameters: the sensor reads the joint torque plus the offset";
+    off.header = {"joint", "offset [N m]", "std"};
+    for (const TorqueOffset& o : r.torque_offsets)
+      off.rows.push_back({o.joint, number(o.value, "%.4g"), number(o.std, "%.2g")});
+    report.table(off);
+  }
+  if (!r.weighting_scales.empty()) {
+    report.heading("Residual weighting");
+    report.paragraph(
+        "Each equation group's residual RMS after a fit, in units of its sensors' noise (at least 1); its rows were "
+        "weighted down by the square of this scale.");
+    BarPlot scales;
+    scales.title = "Residual scale per equation group";
+    scales.y_label = "scale";
+    scales.groups = {"scale"};
+    scales.values = {{}};
+    for (const EquationGroupScale& g : r.weighting_scales) {
+      scales.categories.push_back(g.label);
+      scales.values[0].push_back(g.scale);
+    }
+    report.bars(scales);
+  }
+
+  report.heading("Base parameters");
+  ReportTable t;
+  t.caption = "Identified base parameters, standard deviation and grouping";
+  t.header = {"#", "name", "value", "std", "nominal"};
+  if (r.base_truth) t.header.push_back("truth");
+  t.header.push_back("combines");
+  for (int k = 0; k < r.base.num_base(); ++k) {
+    std::vector<std::string> row = {std::to_string(k), r.base.name(k), number(r.base_values[k], "%.6g"),
+                                    number(r.base_std[k], "%.2g"), number(r.base_nominal[k], "%.6g")};
+    if (r.base_truth) row.push_back(number((*r.base_truth)[k], "%.6g"));
+    row.push_back(r.base.expression(k));
+    t.rows.push_back(row);
+  }
+  report.table(t);
+  if (!r.inconsistent_links.empty()) {
+    std::string s = "Physically inconsistent links of the identified model:";
+    for (const auto& l : r.inconsistent_links) s += " " + l + ";";
+    report.paragraph(s + " use --consistent for a physically consistent estimate.");
+  }
+  report.write(path);
+}
+
+}  // namespace dynid

@@ -1,0 +1,655 @@
+#include "dynid/pipeline/inertial_identification.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <iomanip>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+#include "dynid/core/atomic_file.hpp"
+#include "dynid/core/number_format.hpp"
+#include "dynid/data/mocap_source.hpp"
+#include "dynid/data/truth_source.hpp"
+#include "dynid/ident/identification_rows.hpp"
+#include "dynid/ident/physical_consistency.hpp"
+#include "dynid/ident/sensor_projection.hpp"
+#include "dynid/ident/streaming_least_squares.hpp"
+#include "dynid/model/robot.hpp"
+#include "dynid/model/topology.hpp"
+#include "dynid/model/urdf_writer.hpp"
+#include "dynid/pipeline/identification_report.hpp"
+
+namespace dynid {
+namespace {
+
+using json = nlohmann::json;
+
+/// Unit class of a standard parameter from its suffix: 0 mass [kg], 1 first moment [kg m], 2 inertia [kg m^2].
+int unit_class(const std::string& name) {
+  const std::string suffix = name.substr(name.rfind('.') + 1);
+  if (suffix == "m") return 0;
+  if (suffix.rfind("mc", 0) == 0) return 1;
+  return 2;
+}
+
+std::unique_ptr<MotionSource> make_source(const InertialIdentificationOptions& o, const Model& model,
+                                          const RobotSidecar& sidecar, const DatasetInfo& dataset, TimeWindow window) {
+  if (o.source == "truth") {
+    if (!dataset.has_stream("truth"))
+      throw std::runtime_error(dataset.directory + ": no truth stream (recorded data: use --source sensors)");
+    return std::make_unique<TruthSource>(model, sidecar, dataset, window, o.locks);
+  }
+  if (o.source == "sensors")
+    return std::make_unique<SensorSource>(model, sidecar, dataset, o.sensor_options, window, o.locks);
+  if (o.source == "mocap")
+    return std::make_unique<MocapSource>(model, sidecar, dataset, o.mocap_options, window, o.locks);
+  throw std::invalid_argument("unknown source '" + o.source + "' (truth, sensors or mocap)");
+}
+
+/// Time range of the stream the source reads (for the held-out split).
+std::pair<double, double> source_time_range(const InertialIdentificationOptions& o, const DatasetInfo& dataset) {
+  if (o.source == "mocap") return stream_time_range(dataset.stream("markers").file);
+  return stream_time_range(dataset.stream(o.source == "truth" ? "truth" : "encoders").file);
+}
+
+struct RmsAccumulator {
+  double force2 = 0.0, moment2 = 0.0, torque2 = 0.0, projected2 = 0.0;
+  long samples = 0, torque_count = 0, projected_count = 0, projected_samples = 0;
+  /// `projector`: V_c^T of the contacts, or empty when a joint torque is not measured.
+  void add(const VectorX& residual, bool floating, const MatrixX& projector) {
+    if (projector.size() > 0) {
+      projected2 += (projector * residual).squaredNorm();
+      projected_count += projector.rows();
+      ++projected_samples;
+    }
+    const int j0 = floating ? 6 : 0;
+    if (floating) {
+      force2 += residual.head<3>().squaredNorm();
+      moment2 += residual.segment<3>(3).squaredNorm();
+    }
+    for (Eigen::Index i = j0; i < residual.size(); ++i)
+      if (std::isfinite(residual[i])) {
+        torque2 += residual[i] * residual[i];
+        ++torque_count;
+      }
+    ++samples;
+  }
+  ValidationRms rms() const {
+    ValidationRms r;
+    if (samples == 0) return r;
+    r.force = std::sqrt(force2 / static_cast<double>(samples));
+    r.moment = std::sqrt(moment2 / static_cast<double>(samples));
+    if (torque_count > 0) r.torque = std::sqrt(torque2 / static_cast<double>(torque_count));
+    if (projected_samples == samples && projected_count > 0)
+      r.projected = std::sqrt(projected2 / static_cast<double>(projected_count));
+    return r;
+  }
+};
+
+json rms_json(const std::optional<double>& nominal, const std::optional<double>& identified) {
+  json j;
+  j["nominal"] = nominal ? json(*nominal) : json(nullptr);
+  j["identified"] = identified ? json(*identified) : json(nullptr);
+  return j;
+}
+
+std::string base_parameters_text(const InertialIdentificationResult& r) {
+  std::ostringstream s;
+  s << "Base parameters of " << r.base.model_name << " (" << r.base.num_base() << ", " << r.base.rows_label
+    << "), sensors '" << r.sensors << "', " << r.samples << " samples\n";
+  s << "  value, standard deviation (and relative), nominal" << (r.base_truth ? ", truth" : "") << "; grouping\n";
+  for (int k = 0; k < r.base.num_base(); ++k) {
+    const double v = r.base_values[k], sd = r.base_std[k];
+    s << std::setw(4) << k << "  " << std::left << std::setw(26) << r.base.name(k) << std::right << std::setw(14)
+      << std::setprecision(6) << v << " +- " << std::setw(10) << std::setprecision(3) << sd << " ("
+      << std::setprecision(2) << (std::abs(v) > 0 ? 100.0 * sd / std::abs(v) : 0.0) << " %)  nominal "
+      << std::setprecision(6) << r.base_nominal[k];
+    if (r.base_truth) s << "  truth " << (*r.base_truth)[k];
+    s << "\n        = " << r.base.expression(k) << "\n";
+  }
+  if (!r.torque_offsets.empty()) {
+    s << "Joint torque sensor offsets (the sensor reads the joint torque plus this) [N m], standard deviation\n";
+    for (const TorqueOffset& t : r.torque_offsets)
+      s << "      " << std::left << std::setw(26) << t.joint << std::right << std::setw(14) << std::setprecision(6)
+        << t.value << " +- " << std::setprecision(3) << t.std << "\n";
+  }
+  return s.str();
+}
+
+/// Joints off the chains from the contacts to the base, at their neutral value.
+std::vector<JointLock> upper_body_locks(const Model& model, const RobotSidecar& sidecar) {
+  std::vector<int> contact_bodies;
+  for (const ContactSurface& c : sidecar.contacts)
+    contact_bodies.push_back(model.frames[static_cast<std::size_t>(model.frame_index(c.name))].body);
+  const std::vector<bool> leg = on_chains_to_root(model, contact_bodies);
+  const VectorX neutral = model.neutral_configuration();
+  std::vector<JointLock> locks;
+  for (std::size_t b = 1; b < model.bodies.size(); ++b) {
+    const Body& body = model.bodies[b];
+    if (body.joint_type != JointType::FreeFlyer && !leg[b]) locks.push_back({body.joint_name, neutral[body.idx_q]});
+  }
+  return locks;
+}
+
+}  // namespace
+
+VectorX base_parameter_relative_errors(const BaseParameters& base, const VectorX& identified, const VectorX& truth) {
+  double scale[3] = {0.0, 0.0, 0.0};
+  for (int k = 0; k < base.num_base(); ++k) {
+    const int c = unit_class(base.name(k));
+    scale[c] = std::max(scale[c], std::abs(truth[k]));
+  }
+  VectorX e(base.num_base());
+  for (int k = 0; k < base.num_base(); ++k) {
+    const double floor = 0.01 * scale[unit_class(base.name(k))];
+    e[k] = std::abs(identified[k] - truth[k]) / std::max({std::abs(truth[k]), floor, 1e-300});
+  }
+  return e;
+}
+
+double default_prior(const std::string& source) { return source == "mocap" ? 3e-4 : 0.0; }
+
+namespace {
+
+void report_progress(const InertialIdentificationOptions& o, double fraction, const std::string& what) {
+  if (o.progress) o.progress(fraction, what);
+}
+
+}  // namespace
+
+InertialProblem prepare_inertial_identification(const InertialIdentificationOptions& options) {
+  InertialProblem p;
+  p.options = options;
+  InertialIdentificationOptions& o = p.options;
+  p.robot = load_robot(o.model);
+  if (!p.robot.sidecar)
+    throw std::runtime_error(p.robot.urdf_path + ": identification needs the robot's sidecar (contacts, sensors)");
+  const RobotSidecar& sidecar = *p.robot.sidecar;
+  if (o.lock_upper_body) {
+    for (const JointLock& l : upper_body_locks(p.robot.model, sidecar)) o.locks.push_back(l);
+    o.lock_upper_body = false;
+  }
+  p.model = o.locks.empty() ? p.robot.model : lock_joints(p.robot.model, o.locks);
+  Model& model = p.model;
+  p.train_set = read_dataset_info(o.data);
+  model.gravity = p.train_set.gravity;
+  if (!(o.holdout_fraction > 0.0 && o.holdout_fraction < 1.0))
+    throw std::invalid_argument("held-out fraction must lie in (0, 1)");
+
+  p.prior = o.prior.value_or(default_prior(o.source));
+  if (p.prior < 0.0 || !std::isfinite(p.prior)) throw std::invalid_argument("--prior must be a weight >= 0");
+  p.set = parse_sensor_set(model, sidecar, o.sensors);
+  BaseParameterOptions bo;
+  if (o.sensors == "contact" && model.floating_base) bo.rows = base_link_rows(model);
+  report_progress(o, 0.0, "base parameters");
+  p.base = compute_base_parameters(model, bo);
+  const BaseParameters& base = p.base;
+  p.pi_nominal = model.inertial_parameters();
+  p.base_nominal = base_parameter_values(base, p.pi_nominal);
+
+  // Training and validation windows.
+  p.validation_set = p.train_set;
+  if (o.validate.empty()) {
+    const auto [t0, t1] = source_time_range(o, p.train_set);
+    const double split = t0 + (1.0 - o.holdout_fraction) * (t1 - t0);
+    p.train_window.end = split;
+    p.validation_window.start = split;
+  } else {
+    p.validation_set = read_dataset_info(o.validate);
+  }
+
+  // Two-phase mode: masses and first moments from a static identification move to the measured side
+  // and only the rotational inertias are estimated, as standard parameters (with a small pull toward
+  // the nominal model for the combinations the data cannot see).
+  if (!o.fix_mass_com.empty()) {
+    UrdfReadOptions ro;
+    ro.floating_base = p.robot.model.floating_base;
+    Model fixed = read_urdf_file(resolve_model_path(o.fix_mass_com), ro);
+    if (!o.locks.empty()) fixed = lock_joints(fixed, o.locks);
+    if (fixed.nv != model.nv || fixed.parameter_names() != model.parameter_names())
+      throw std::runtime_error(o.fix_mass_com + ": its tree differs from the model " + model.label());
+    p.fixed_part = fixed.inertial_parameters();
+    for (int i = 0; i < base.num_standard(); ++i)
+      if (i % 10 >= 4) {
+        p.free_params.push_back(i);
+        (*p.fixed_part)[i] = 0.0;
+      }
+  }
+  const int nx = p.num_inertial_unknowns();
+  std::vector<std::string> names;
+  for (int k = 0; k < nx; ++k)
+    names.push_back(p.fixed_part
+                        ? base.parameter_names[static_cast<std::size_t>(p.free_params[static_cast<std::size_t>(k)])]
+                        : base.name(k));
+  p.x_nominal.resize(nx);
+  for (int k = 0; k < nx; ++k)
+    p.x_nominal[k] = p.fixed_part ? p.pi_nominal[p.free_params[static_cast<std::size_t>(k)]] : p.base_nominal[k];
+
+  if (o.weighting != "sensors" && o.weighting != "residual")
+    throw std::invalid_argument("unknown weighting '" + o.weighting + "' (sensors or residual)");
+  // Joint torque sensor offsets, estimated with the inertial parameters: their columns come first,
+  // so the trailing block of the factor is that of the parameters with the offsets profiled out.
+  p.num_offsets = o.torque_offsets ? static_cast<int>(p.set.torque_joints.size()) : 0;
+  if (o.torque_offsets && p.num_offsets == 0)
+    throw std::invalid_argument("--torque-offsets: sensor set '" + o.sensors + "' uses no joint torque sensor");
+  for (int k = 0; k < p.num_offsets; ++k)
+    p.unknown_names.push_back(
+        "offset." +
+        model.bodies[static_cast<std::size_t>(p.set.torque_joints[static_cast<std::size_t>(k)])].joint_name);
+  p.unknown_names.insert(p.unknown_names.end(), names.begin(), names.end());
+  return p;
+}
+
+std::unique_ptr<MotionSource> open_motion_source(const InertialProblem& p, bool validation) {
+  return make_source(p.options, p.model, p.sidecar(), validation ? p.validation_set : p.train_set,
+                     validation ? p.validation_window : p.train_window);
+}
+
+InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
+  const InertialIdentificationOptions& o = p.options;
+  const Model& model = p.model;
+  const RobotSidecar& sidecar = p.sidecar();
+  const int nx = p.num_inertial_unknowns(), n_off = p.num_offsets, np = n_off + nx;
+  InertialEstimate e;
+  StreamingLeastSquares ls(np);
+  auto train = open_motion_source(p, false);
+  e.source_description = train->description();
+  IdentificationRows rows(model, sidecar, p.base, p.set, train->noise());
+  rows.set_support(model, sidecar, p.train_set.segments);
+  const bool residual_weighting = o.weighting == "residual";
+  ResidualWeighting by_equation(residual_weighting ? np : 0);
+  const long expected = std::max(1L, train->size_hint());
+  MotionSample s;
+  MatrixX A_all;
+  VectorX b_free;
+  while (train->next(s)) {
+    rows.build(s);
+    const MatrixX* A = &rows.rows();
+    const VectorX* b = &rows.measured();
+    if (p.fixed_part || n_off > 0) {
+      const Eigen::Index m = rows.rows().rows();
+      A_all.resize(m, np);
+      if (n_off > 0) A_all.leftCols(n_off) = rows.torque_offset_columns();
+      if (p.fixed_part) {
+        const MatrixX& PY = rows.projected_regressor();
+        for (int k = 0; k < nx; ++k) A_all.col(n_off + k) = PY.col(p.free_params[static_cast<std::size_t>(k)]);
+        b_free = rows.measured() - PY * *p.fixed_part;
+        b = &b_free;
+      } else {
+        A_all.rightCols(nx) = rows.rows();
+      }
+      A = &A_all;
+    }
+    if (residual_weighting)
+      by_equation.add(*A, *b, rows.weights());
+    else
+      ls.add(*A, *b, rows.weights());
+    if (++e.samples % 500 == 0)
+      report_progress(o, 0.05 + 0.6 * std::min(1.0, static_cast<double>(e.samples) / static_cast<double>(expected)),
+                      "estimation: " + std::to_string(e.samples) + " samples");
+  }
+  if (e.samples == 0) throw std::runtime_error(o.data + ": no training samples");
+  const double prior = p.fixed_part ? std::max(p.prior, 1e-6) : p.prior;
+  auto add_prior = [&](StreamingLeastSquares& data) {
+    if (prior <= 0.0) return;
+    const MatrixX& R = data.information_factor();
+    const double lambda = prior * R.bottomRightCorner(nx, nx).squaredNorm() / static_cast<double>(nx);
+    MatrixX pull = MatrixX::Zero(nx, np);  // on the inertial parameters only
+    pull.rightCols(nx).setIdentity();
+    data.add(pull, p.x_nominal, VectorX::Constant(nx, lambda));
+  };
+  if (residual_weighting) {
+    report_progress(o, 0.65, "residual weighting");
+    ls = by_equation.fit(add_prior, 3, p.unknown_names);
+    e.weighting_scales = by_equation.scales();
+    // Labels: the generalized coordinate when nothing is projected out (all rows, or the base rows
+    // of `contact`), else the projected equation's index.
+    const std::vector<std::string> coordinates = model.velocity_names();
+    for (EquationGroupScale& g : e.weighting_scales) {
+      const bool direct = g.equations_per_sample == model.nv || (o.sensors == "contact" && g.equations_per_sample == 6);
+      g.label = direct
+                    ? coordinates[static_cast<std::size_t>(g.equation)]
+                    : "projected " + std::to_string(g.equation + 1) + " of " + std::to_string(g.equations_per_sample);
+    }
+  } else {
+    add_prior(ls);
+  }
+  e.solution = ls.solve(p.unknown_names);
+  e.information_factor = ls.information_factor();
+  e.factor_rhs = ls.factor_rhs();
+  e.residual_sum_of_squares = ls.residual_sum_of_squares();
+  e.rows = ls.rows();
+  return e;
+}
+
+InertialIdentificationResult identified_parameters(const InertialProblem& p, const InertialEstimate& e) {
+  const InertialIdentificationOptions& o = p.options;
+  const Model& model = p.model;
+  const BaseParameters& base = p.base;
+  const VectorX& pi_nominal = p.pi_nominal;
+  const int nx = p.num_inertial_unknowns(), n_off = p.num_offsets, np = n_off + nx;
+  const LeastSquaresSolution& sol = e.solution;
+  InertialIdentificationResult r;
+  r.base = base;
+  r.sensors = o.sensors;
+  r.prior = p.prior;
+  r.base_nominal = p.base_nominal;
+  r.nominal_total_mass = model.total_mass();
+  r.source_description = e.source_description;
+  r.samples = e.samples;
+  r.weighting_scales = e.weighting_scales;
+  r.residual_rms_weighted = sol.residual_rms;
+  // The inertial parameters' factor with the offsets profiled out: ||R x - z||^2 + const.
+  const MatrixX R_x = e.information_factor.bottomRightCorner(nx, nx);
+  const VectorX z_x = e.factor_rhs.tail(nx);
+  const VectorX x_hat = sol.x.tail(nx), x_std = sol.standard_deviation.tail(nx);
+  r.condition_number = sol.condition_number;
+  report_progress(o, 0.7, "standard parameters");
+
+  // Standard parameters: the closest to the nominal model that have the identified base parameters,
+  // the physically consistent fit, or (two-phase) the kept masses and COMs with the estimated rest.
+  const MatrixX& K = base.K;
+  if (p.fixed_part) {
+    const VectorX& fixed_part = *p.fixed_part;
+    const std::vector<int>& free_params = p.free_params;
+    r.standard_parameters = fixed_part;
+    for (int k = 0; k < nx; ++k) r.standard_parameters[free_params[static_cast<std::size_t>(k)]] = x_hat[k];
+    if (o.consistent) {
+      // Start: the kept masses and COMs with the nominal rotational inertias about each COM (a real
+      // body whenever the nominal one is), then only the rotational inertias move.
+      VectorX start = fixed_part;
+      ConsistentFitOptions fit_options = o.consistent_fit;
+      fit_options.fixed.assign(static_cast<std::size_t>(start.size()), false);
+      for (int b = 0; b < start.size() / 10; ++b) {
+        const Inertia nominal = Inertia::from_parameters(pi_nominal.segment<10>(10 * b));
+        const double m = start[10 * b];
+        if (!(m > 0.0))
+          throw std::runtime_error(o.fix_mass_com + ": " + base.parameter_names[static_cast<std::size_t>(10 * b)] +
+                                   " is not positive; --consistent needs every body real");
+        start.segment<10>(10 * b) =
+            Inertia::from_com(m, start.segment<3>(10 * b + 1) / m, nominal.inertia_com()).to_parameters();
+        start.segment<4>(10 * b) = fixed_part.segment<4>(10 * b);  // exactly the kept values
+        for (int k = 0; k < 4; ++k) fit_options.fixed[static_cast<std::size_t>(10 * b + k)] = true;
+      }
+      MatrixX select = MatrixX::Zero(nx, start.size());
+      for (int k = 0; k < nx; ++k) select(k, free_params[static_cast<std::size_t>(k)]) = 1.0;
+      r.consistent_fit = fit_physically_consistent(R_x, z_x, select, start, fit_options);
+      r.standard_parameters = r.consistent_fit->pi;
+    }
+    r.base_values = K * r.standard_parameters;
+    // Standard deviations of the base parameters from the covariance of the free parameters.
+    const MatrixX R_inv = R_x.triangularView<Eigen::Upper>().solve(MatrixX::Identity(nx, nx));
+    const double sigma2 = e.residual_sum_of_squares / static_cast<double>(std::max(1L, e.rows - np));
+    MatrixX K_free(K.rows(), nx);
+    for (int k = 0; k < nx; ++k) K_free.col(k) = K.col(free_params[static_cast<std::size_t>(k)]);
+    const MatrixX KR = K_free * R_inv;
+    r.base_std = (sigma2 * KR.rowwise().squaredNorm()).cwiseSqrt();
+  } else {
+    r.base_values = x_hat;
+    r.base_std = x_std;
+    if (o.consistent) {
+      r.consistent_fit = fit_physically_consistent(R_x, z_x, K, pi_nominal, o.consistent_fit);
+      r.standard_parameters = r.consistent_fit->pi;
+      // Reported base parameters (and their error against the truth) are the consistent model's.
+      r.base_values = K * r.standard_parameters;
+    } else {
+      r.standard_parameters =
+          pi_nominal + K.transpose() * (K * K.transpose()).ldlt().solve(r.base_values - K * pi_nominal);
+    }
+  }
+  if (n_off > 0) {
+    // Offsets at the final inertial parameters (they move with a consistent fit):
+    // o = R_oo^-1 (z_o - R_ox x).
+    VectorX x_final(nx);
+    for (int k = 0; k < nx; ++k)
+      x_final[k] = p.fixed_part ? r.standard_parameters[p.free_params[static_cast<std::size_t>(k)]] : r.base_values[k];
+    const MatrixX& R = e.information_factor;
+    const VectorX& z = e.factor_rhs;
+    const VectorX offsets = R.topLeftCorner(n_off, n_off)
+                                .triangularView<Eigen::Upper>()
+                                .solve(z.head(n_off) - R.topRightCorner(n_off, nx) * x_final);
+    for (int k = 0; k < n_off; ++k) {
+      const int b = p.set.torque_joints[static_cast<std::size_t>(k)];
+      r.torque_offsets.push_back({model.bodies[static_cast<std::size_t>(b)].joint_name,
+                                  model.bodies[static_cast<std::size_t>(b)].idx_v, offsets[k],
+                                  sol.standard_deviation[k]});
+    }
+  }
+  r.identified_model = model;
+  r.identified_model.set_inertial_parameters(r.standard_parameters);
+  r.total_mass = r.identified_model.total_mass();
+  r.physically_consistent = true;
+  for (std::size_t b = 1; b < model.bodies.size(); ++b) {
+    const ConsistencyReport c = check_physical_consistency(r.identified_model.bodies[b].inertia);
+    if (!c.consistent) {
+      r.physically_consistent = false;
+      r.inconsistent_links.push_back(model.bodies[b].name + ": " + c.reason);
+    }
+  }
+  return r;
+}
+
+std::optional<Model> load_truth_model(const InertialProblem& p) {
+  const InertialIdentificationOptions& o = p.options;
+  if (o.truth_urdf.empty()) return std::nullopt;
+  UrdfReadOptions ro;
+  ro.floating_base = p.robot.model.floating_base;
+  Model truth = read_urdf_file(o.truth_urdf, ro);
+  if (!o.locks.empty()) truth = lock_joints(truth, o.locks);
+  if (truth.nv != p.model.nv || truth.num_moving_bodies() != p.model.num_moving_bodies())
+    throw std::runtime_error(o.truth_urdf + ": its tree differs from the model " + p.model.label());
+  truth.gravity = p.model.gravity;
+  return truth;
+}
+
+void compare_with_truth(const InertialProblem& p, const Model& truth, InertialIdentificationResult& r) {
+  r.base_truth = base_parameter_values(p.base, truth.inertial_parameters());
+  r.truth_total_mass = truth.total_mass();
+  r.base_param_max_rel_error = base_parameter_relative_errors(p.base, r.base_values, *r.base_truth).maxCoeff();
+  r.total_mass_error = r.total_mass - *r.truth_total_mass;
+}
+
+void validate_identification(const InertialProblem& p, const Model* truth, InertialIdentificationResult& r) {
+  const InertialIdentificationOptions& o = p.options;
+  const Model& model = p.model;
+  const RobotSidecar& sidecar = p.sidecar();
+  const VectorX& pi_nominal = p.pi_nominal;
+  std::optional<VectorX> pi_truth;
+  if (truth) pi_truth = truth->inertial_parameters();
+  // Every equation the data measure, nominal vs identified.
+  auto validation = open_motion_source(p, true);
+  IdentificationRows vrows(model, sidecar, p.base, p.set, validation->noise());
+  vrows.set_support(model, sidecar, p.validation_set.segments);
+  RmsAccumulator acc_nominal, acc_identified, acc_truth;
+  // Projection that removes every contact force (the `joints` set), for the projected RMS.
+  const SensorSet contacts_unmeasured = parse_sensor_set(model, sidecar, "joints");
+  std::vector<int> contact_frames;
+  for (const ContactSurface& c : sidecar.contacts) contact_frames.push_back(model.frame_index(c.name));
+  Data projection_data(model);
+  MatrixX contact_projector;
+  const long vexpected = std::max(1L, validation->size_hint());
+  const long stride = std::max(1L, vexpected / 2000);
+  const int j0 = model.floating_base ? 6 : 0;
+  std::vector<int> plot_joints;
+  for (int j = j0; j < model.nv && static_cast<int>(plot_joints.size()) < 4; j += std::max(1, (model.nv - j0) / 4))
+    plot_joints.push_back(j);
+  const auto vnames = model.velocity_names();
+  r.series = ValidationSeries{};
+  r.validation_samples = 0;
+  for (int j : plot_joints) r.series.torque_joints.push_back(vnames[static_cast<std::size_t>(j)]);
+  const std::size_t nj = plot_joints.size();
+  r.series.measured_torque.resize(nj);
+  r.series.nominal_torque.resize(nj);
+  r.series.identified_torque.resize(nj);
+  MotionSample s;
+  while (validation->next(s)) {
+    vrows.build(s);
+    const VectorX& f = vrows.generalized_forces();
+    const VectorX pred_nominal = vrows.regressor() * pi_nominal;
+    VectorX pred_identified = vrows.regressor() * r.standard_parameters;
+    for (const TorqueOffset& t : r.torque_offsets)
+      pred_identified[t.velocity_index] += t.value;  // what the sensor reads
+    contact_projector.resize(0, 0);
+    if (f.allFinite())
+      contact_projector = project_sensors(model, projection_data, s.q, contacts_unmeasured, contact_frames).projector;
+    acc_nominal.add(pred_nominal - f, model.floating_base, contact_projector);
+    acc_identified.add(pred_identified - f, model.floating_base, contact_projector);
+    if (pi_truth) acc_truth.add(vrows.regressor() * *pi_truth - f, model.floating_base, contact_projector);
+    if (r.validation_samples++ % stride == 0) {
+      r.series.time.push_back(s.time);
+      if (model.floating_base) {
+        r.series.measured_wrench.push_back(f.head<6>());
+        r.series.nominal_wrench.push_back(pred_nominal.head<6>());
+        r.series.identified_wrench.push_back(pred_identified.head<6>());
+      }
+      for (std::size_t i = 0; i < nj; ++i) {
+        const int j = plot_joints[i];
+        r.series.measured_torque[i].push_back(f[j]);
+        r.series.nominal_torque[i].push_back(pred_nominal[j]);
+        r.series.identified_torque[i].push_back(pred_identified[j]);
+      }
+    }
+    if (r.validation_samples % 500 == 0)
+      report_progress(
+          o, 0.75 + 0.2 * std::min(1.0, static_cast<double>(r.validation_samples) / static_cast<double>(vexpected)),
+          "validation: " + std::to_string(r.validation_samples) + " samples");
+  }
+  if (r.validation_samples == 0) throw std::runtime_error("no validation samples (held-out window empty)");
+  r.nominal_rms = acc_nominal.rms();
+  r.identified_rms = acc_identified.rms();
+  if (pi_truth) r.truth_rms = acc_truth.rms();
+  r.warnings.clear();
+  const auto worse = [&](const char* what, const char* unit, double nominal, double identified) {
+    if (identified > nominal)
+      r.warnings.push_back(std::string("held-out ") + what + " RMS: identified " + format_fixed(identified, 3) + " " +
+                           unit + " > nominal " + format_fixed(nominal, 3) + " " + unit +
+                           ": the data do not support the fit of these rows (try --prior, more excitation)");
+  };
+  worse("base force", "N", r.nominal_rms.force, r.identified_rms.force);
+  worse("base moment", "N m", r.nominal_rms.moment, r.identified_rms.moment);
+  if (r.nominal_rms.torque && r.identified_rms.torque)
+    worse("joint torque", "N m", *r.nominal_rms.torque, *r.identified_rms.torque);
+}
+
+std::string inertial_summary_json(const InertialProblem& p, const InertialIdentificationResult& r) {
+  const InertialIdentificationOptions& o = p.options;
+  json j;
+  j["model"] = p.model.label();
+  j["data"] = o.data;
+  j["source"] = r.source_description;
+  j["sensors"] = o.sensors;
+  j["locked_joints"] = o.locks.size();
+  j["samples"] = r.samples;
+  j["validation_samples"] = r.validation_samples;
+  j["validation_data"] = o.validate.empty()
+                             ? "last " + std::to_string(static_cast<int>(100 * o.holdout_fraction)) + " % of " + o.data
+                             : o.validate;
+  j["base_parameters"] = p.base.num_base();
+  j["condition_number"] = r.condition_number;
+  j["residual_rms_weighted"] = r.residual_rms_weighted;
+  j["prior"] = r.prior;
+  json weighting;
+  weighting["mode"] = o.weighting;
+  if (!r.weighting_scales.empty()) {
+    json groups = json::array();
+    for (const EquationGroupScale& g : r.weighting_scales)
+      groups.push_back({{"equation", g.label}, {"rows", g.rows}, {"scale", g.scale}});
+    weighting["groups"] = groups;
+  }
+  j["weighting"] = weighting;
+  if (o.torque_offsets) {
+    json offsets = json::array();
+    for (const TorqueOffset& t : r.torque_offsets)
+      offsets.push_back({{"joint", t.joint}, {"offset", t.value}, {"std", t.std}});
+    j["torque_offsets"] = offsets;
+  }
+  j["estimate"] = p.fixed_part   ? "two-phase: masses and COMs of " + o.fix_mass_com + " kept"
+                  : o.consistent ? "physically consistent (LMI, log-det barrier)"
+                                 : "least squares";
+  if (r.consistent_fit)
+    j["consistent_fit"] = {{"converged", r.consistent_fit->converged},
+                           {"iterations", r.consistent_fit->iterations},
+                           {"data_cost", r.consistent_fit->data_cost},
+                           {"prior_cost", r.consistent_fit->prior_cost},
+                           {"prior_weight", o.consistent_fit.prior_weight}};
+  j["total_mass"] = r.total_mass;
+  j["nominal_total_mass"] = r.nominal_total_mass;
+  j["physically_consistent"] = r.physically_consistent;
+  j["inconsistent_links"] = r.inconsistent_links;
+  json v;
+  v["wrench_rms"] = rms_json(r.nominal_rms.force, r.identified_rms.force);
+  v["moment_rms"] = rms_json(r.nominal_rms.moment, r.identified_rms.moment);
+  v["torque_rms"] = rms_json(r.nominal_rms.torque, r.identified_rms.torque);
+  v["projected_rms"] = rms_json(r.nominal_rms.projected, r.identified_rms.projected);
+  if (r.truth_rms) {  // the floor: what the data's own errors leave with the true inertias
+    v["wrench_rms"]["truth"] = r.truth_rms->force;
+    v["moment_rms"]["truth"] = r.truth_rms->moment;
+    v["torque_rms"]["truth"] = r.truth_rms->torque ? json(*r.truth_rms->torque) : json(nullptr);
+    v["projected_rms"]["truth"] = r.truth_rms->projected ? json(*r.truth_rms->projected) : json(nullptr);
+  }
+  v["units"] =
+      "wrench_rms: base force [N]; moment_rms: base moment [N m]; torque_rms: joint torque [N m]; projected_rms: "
+      "generalized force in the null space of the contact Jacobians (contact forces projected out)";
+  j["validation"] = v;
+  if (r.base_param_max_rel_error) {
+    j["base_param_max_rel_error"] = *r.base_param_max_rel_error;
+    j["total_mass_error"] = *r.total_mass_error;
+    j["truth_total_mass"] = *r.truth_total_mass;
+  }
+  j["warnings"] = r.warnings;
+  return j.dump(2) + "\n";
+}
+
+std::vector<std::string> write_inertial_identification(const InertialProblem& p, const InertialIdentificationResult& r,
+                                                       const std::string& out_dir) {
+  report_progress(p.options, 0.96, "writing " + out_dir);
+  std::vector<std::string> written;
+  namespace fs = std::filesystem;
+  const BaseParameters& base = p.base;
+  const std::string stem = fs::path(p.robot.urdf_path).stem().string();
+  const std::string urdf_out = out_dir + "/" + stem + "_identified.urdf";
+  if (p.options.locks.empty()) {
+    write_urdf_file(r.identified_model, p.robot.urdf_path, urdf_out);
+    written.push_back(urdf_out);
+  }
+  json bp = json::array();
+  for (int k = 0; k < base.num_base(); ++k) {
+    json e;
+    e["name"] = base.name(k);
+    e["expression"] = base.expression(k);
+    e["value"] = r.base_values[k];
+    e["std"] = r.base_std[k];
+    e["nominal"] = r.base_nominal[k];
+    if (r.base_truth) e["truth"] = (*r.base_truth)[k];
+    json terms = json::array();
+    for (const ParameterTerm& t : base.groups[static_cast<std::size_t>(k)])
+      terms.push_back(
+          {{"parameter", base.parameter_names[static_cast<std::size_t>(t.parameter)]}, {"coefficient", t.coefficient}});
+    e["group"] = terms;
+    bp.push_back(e);
+  }
+  write_file_atomically(out_dir + "/base_parameters.json", bp.dump(2) + "\n");
+  write_file_atomically(out_dir + "/base_parameters.txt", base_parameters_text(r));
+  write_file_atomically(out_dir + "/summary.json", r.summary_json);
+  write_identification_report(r, out_dir + "/report.html");
+  for (const char* f : {"/base_parameters.json", "/base_parameters.txt", "/summary.json", "/report.html"})
+    written.push_back(out_dir + f);
+  return written;
+}
+
+InertialIdentificationResult run_inertial_identification(const InertialIdentificationOptions& options) {
+  const InertialProblem problem = prepare_inertial_identification(options);
+  const InertialEstimate estimate = estimate_inertial_parameters(problem);
+  InertialIdentificationResult result = identified_parameters(problem, estimate);
+  const std::optional<Model> truth = load_truth_model(problem);
+  if (truth) compare_with_truth(problem, *truth, result);
+  validate_identification(problem, truth ? &*truth : nullptr, result);
+  result.summary_json = inertial_summary_json(problem, result);
+  if (!options.out_dir.empty()) result.written_files = write_inertial_identification(problem, result, options.out_dir);
+  report_progress(options, 1.0, "done");
+  return result;
+}
+
+}  // namespace dynid

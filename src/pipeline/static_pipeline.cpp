@@ -1,0 +1,353 @@
+#include "dynid/pipeline/static_pipeline.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+
+#include "dynid/core/atomic_file.hpp"
+#include "dynid/data/lab_motion.hpp"
+#include "dynid/data/lab_recording.hpp"
+#include "dynid/data/settled_windows.hpp"
+#include "dynid/mocap/marker_ik.hpp"
+#include "dynid/model/urdf_reader.hpp"
+#include "dynid/model/urdf_writer.hpp"
+
+namespace dynid {
+namespace {
+
+using nlohmann::json;
+
+json stats_mm(const std::vector<double>& errors_m) {
+  if (errors_m.empty()) return json{{"mean", nullptr}, {"std", nullptr}, {"max", nullptr}};
+  double sum = 0.0, mx = 0.0;
+  for (double e : errors_m) sum += e, mx = std::max(mx, e);
+  const double mean = sum / static_cast<double>(errors_m.size());
+  double var = 0.0;
+  for (double e : errors_m) var += (e - mean) * (e - mean);
+  const double sd = errors_m.size() > 1 ? std::sqrt(var / static_cast<double>(errors_m.size() - 1)) : 0.0;
+  return json{{"mean", 1e3 * mean}, {"std", 1e3 * sd}, {"max", 1e3 * mx}};
+}
+
+json vec(const Vector3& v) { return json::array({v.x(), v.y(), v.z()}); }
+json vec6(const Vector6& v) { return json::array({v[0], v[1], v[2], v[3], v[4], v[5]}); }
+
+// Joint coordinate index in q of each encoder channel (-1: not a model joint).
+std::vector<int> encoder_columns(const Model& model, const LabRecording& rec) {
+  std::vector<int> out;
+  for (const std::string& j : rec.encoder_joints) {
+    const auto b = model.find_joint(j);
+    out.push_back(b ? model.bodies[static_cast<std::size_t>(*b)].idx_q : -1);
+  }
+  return out;
+}
+
+// Mean encoder reading over [t0, t1] written into the joint entries of q.
+void encoder_joints_into(const Model& model, const LabRecording& rec, double t0, double t1, VectorX& q) {
+  const std::vector<int> cols = encoder_columns(model, rec);
+  VectorX sum = VectorX::Zero(static_cast<Eigen::Index>(cols.size()));
+  int n = 0;
+  for (std::size_t k = 0; k < rec.encoder_time.size(); ++k)
+    if (rec.encoder_time[k] >= t0 && rec.encoder_time[k] <= t1) {
+      sum += rec.encoder_q.col(static_cast<Eigen::Index>(k));
+      ++n;
+    }
+  if (n == 0)
+    throw std::runtime_error(rec.dataset.directory + ": no encoder samples between " + std::to_string(t0) + " and " +
+                             std::to_string(t1) + " s");
+  for (std::size_t c = 0; c < cols.size(); ++c)
+    if (cols[c] >= 0) q[cols[c]] = sum[static_cast<Eigen::Index>(c)] / n;
+}
+
+void require_markers_and_plates(const LabRecording& rec, bool encoders) {
+  if (rec.markers.frame_count() == 0)
+    throw std::runtime_error(rec.dataset.directory + ": the data set has no markers stream");
+  if (rec.plate_time.empty()) throw std::runtime_error(rec.dataset.directory + ": the data set has no plates stream");
+  if (encoders && rec.encoder_time.empty())
+    throw std::runtime_error(rec.dataset.directory + ": --pose-source encoders needs an encoders stream");
+}
+
+double ground_height(const LabRecording& rec) {
+  double h = 0.0;
+  for (const ForcePlateInfo& p : rec.dataset.force_plates) h += p.origin.z();
+  return h / static_cast<double>(rec.dataset.force_plates.size());
+}
+
+}  // namespace
+
+StaticWindows find_static_windows(const LabRecording& rec, const StaticPipelineOptions& options) {
+  const std::string& data = rec.dataset.directory;
+  StaticWindows out;
+  std::vector<StaticWindow>& spans = out.windows;
+  json& windows_json = out.description;
+  if (options.windows == WindowSource::Detect) {
+    const std::vector<SettledWindow> found = detect_settled_windows(rec);
+    int matched = 0;
+    for (const SettledWindow& w : found) {
+      const int s = matching_segment(rec.dataset.segments, w);
+      if (s >= 0) ++matched;
+      spans.push_back(
+          {s >= 0 ? rec.dataset.segments[static_cast<std::size_t>(s)].label : "window " + std::to_string(spans.size()),
+           w.start, w.end, w.first_frame, w.last_frame});
+    }
+    windows_json = {{"source", "detected"},
+                    {"detected", found.size()},
+                    {"segments", rec.dataset.segments.size()},
+                    {"matched", matched}};
+  } else {
+    if (rec.dataset.segments.empty())
+      throw std::runtime_error(data + ": --windows segments needs `segments` in dataset.json");
+    for (const TimeSegment& s : rec.dataset.segments) {
+      StaticWindow span{s.label, s.start + 0.05, s.end - 0.05, -1, -1};
+      for (Eigen::Index f = 0; f < rec.markers.frame_count(); ++f) {
+        const double t = rec.markers.time[static_cast<std::size_t>(f)];
+        if (t < span.start || t > span.end) continue;
+        if (span.first < 0) span.first = f;
+        span.last = f;
+      }
+      if (span.first < 0) throw std::runtime_error(data + ": segment '" + s.label + "' has no marker frames");
+      spans.push_back(span);
+    }
+    windows_json = {{"source", "segments"}, {"segments", rec.dataset.segments.size()}};
+  }
+  if (spans.size() < 2)
+    throw std::runtime_error(data + ": found " + std::to_string(spans.size()) + " static poses; need at least 2");
+  return out;
+}
+
+void measure_static_poses(const Robot& robot, const LabRecording& rec, const StaticWindows& windows,
+                          const StaticPipelineOptions& options, StaticPipelineResult& out) {
+  const Model& model = robot.model;
+  const std::string& data = rec.dataset.directory;
+  const bool encoders = options.pose_source == PoseSource::Encoders;
+  MarkerIkOptions ik_options;
+  ik_options.base_only = encoders;
+  MarkerIk ik(model, model_markers(model), ik_options);
+  const std::vector<int> match = match_markers(rec.markers, ik.markers());
+  const double h = ground_height(rec);
+  VectorX previous = model.neutral_configuration();
+  std::size_t index = 0;
+  out.poses.clear();
+  out.ik_rms.clear();
+  for (const StaticWindow& span : windows.windows) {
+    const Eigen::Matrix3Xd y = mean_model_marker_frame(rec.markers, match, span.first, span.last);
+    VectorX q = ik.initial_configuration(y);
+    MarkerIkFrame fr;
+    if (encoders) {
+      encoder_joints_into(model, rec, span.start, span.end, q);
+      fr = ik.solve(y, q);
+    } else {
+      // Poses far apart: start from the base markers (Kabsch) with the joints of the previous pose,
+      // of the neutral pose and, when the data set has them, of the encoders; keep the best fit.
+      const VectorX base_start = q;
+      std::vector<VectorX> starts{previous, model.neutral_configuration()};
+      if (!rec.encoder_time.empty()) {
+        starts.push_back(base_start);
+        encoder_joints_into(model, rec, span.start, span.end, starts.back());
+      }
+      fr.rms = std::numeric_limits<double>::infinity();
+      for (VectorX& start : starts) {
+        start.head(7) = base_start.head(7);
+        const MarkerIkFrame trial = ik.solve(y, start);
+        if (trial.markers_used >= 3 && trial.rms < fr.rms) {
+          fr = trial;
+          q = start;
+        }
+      }
+    }
+    if (fr.markers_used < 3) throw std::runtime_error(data + ": pose '" + span.label + "' has fewer than 3 markers");
+    previous = q;
+    MeasuredStaticPose pose;
+    pose.label = span.label;
+    pose.q = q;
+    pose.cop = center_of_pressure(rec.mean_ground_reaction(span.start, span.end), h);
+    if (!pose.cop.allFinite())
+      throw std::runtime_error(data + ": pose '" + span.label + "': too little vertical force for a COP");
+    const double F = options.heldout_fraction;
+    pose.heldout = std::floor((static_cast<double>(index) + 1.0) * F) > std::floor(static_cast<double>(index) * F);
+    out.poses.push_back(pose);
+    out.ik_rms.push_back(fr.rms);
+    ++index;
+  }
+}
+
+void fit_static_model(const Robot& robot, const StaticPipelineOptions& options, StaticPipelineResult& out) {
+  const Model& model = robot.model;
+  StaticIdentificationOptions id;
+  id.total_mass = options.total_mass;
+  id.prior = options.prior;
+  for (const std::string& name : options.segments) {
+    const auto b = model.find_body(name);
+    if (!b || *b == 0)
+      throw std::runtime_error(model.label() + ": no moving body or link named '" + name + "' (--segments)");
+    id.segments.push_back(*b);
+  }
+  out.identification = identify_static(model, out.poses, id);
+  const Model& identified = out.identification.identified;
+  out.gcom_error_nominal.clear();
+  out.gcom_error_identified.clear();
+  for (const MeasuredStaticPose& p : out.poses) {
+    out.gcom_error_nominal.push_back(gcom_error(model, p.q, p.cop));
+    out.gcom_error_identified.push_back(gcom_error(identified, p.q, p.cop));
+  }
+  out.urdf = write_urdf_inertials(identified, robot.urdf_path).urdf;
+}
+
+// Residual base wrench of the validation motion for the nominal and the identified model.
+// With the true model (a simulation's truth.urdf) also its residual: what the pipeline itself leaves
+// (marker noise through IK and two derivatives, the filter, plate noise), the floor of the method.
+void validate_static_identification(const Robot& robot, const Model* truth, const StaticPipelineOptions& options,
+                                    StaticPipelineResult& out) {
+  const Model& model = robot.model;
+  const Model& identified = out.identification.identified;
+  const LabRecording rec = read_lab_recording(options.validate);
+  const bool encoders = options.pose_source == PoseSource::Encoders;
+  require_markers_and_plates(rec, encoders);
+  const MarkerConfigurations configurations = solve_marker_configurations(model, rec, encoders);
+  const SampledMotion motion =
+      differentiate_configurations(model, configurations.time, configurations.q, options.cutoff_hz);
+  // Plate wrenches through the same zero-phase filter, interpolated at the motion's times.
+  const LabRecording filtered = plates_on_uniform_grid(rec, options.cutoff_hz);
+  SampledMotion kept;
+  std::vector<Force> reaction;
+  std::size_t hint = 0;
+  const std::vector<double>& grid = motion.time;  // the frame times resampled uniformly
+  for (std::size_t k = 0; k < grid.size(); ++k) {
+    const double tk = grid[k];
+    if (tk < grid.front() + options.validation_trim_s || tk > grid.back() - options.validation_trim_s) continue;
+    const Vector6 total = plate_reactions_at(filtered, tk, hint).rowwise().sum();
+    reaction.emplace_back(total.head<3>(), total.tail<3>());
+    kept.time.push_back(tk);
+    kept.q.push_back(motion.q[k]);
+    kept.v.push_back(motion.v[k]);
+    kept.a.push_back(motion.a[k]);
+  }
+  if (kept.time.empty()) throw std::runtime_error(options.validate + ": the validation motion is too short");
+  out.residual_nominal = residual_base_wrench(model, kept, reaction);
+  out.residual_identified = residual_base_wrench(identified, kept, reaction);
+  if (truth) {
+    out.residual_truth = residual_base_wrench(*truth, kept, reaction);
+    out.validated_truth = true;
+  }
+  out.validated = true;
+}
+
+nlohmann::json static_summary_json(const Robot& robot, const std::string& data, const StaticWindows& windows,
+                                   const Robot* truth, const StaticPipelineOptions& options,
+                                   const StaticPipelineResult& out) {
+  const Model& model = robot.model;
+  const Model& identified = out.identification.identified;
+  const bool encoders = options.pose_source == PoseSource::Encoders;
+  const json& windows_json = windows.description;
+  // Summary.
+  auto split = [&](const std::vector<double>& e, bool heldout) {
+    std::vector<double> s;
+    for (std::size_t n = 0; n < e.size(); ++n)
+      if (out.poses[n].heldout == heldout) s.push_back(e[n]);
+    return s;
+  };
+  int fit_count = 0;
+  for (const MeasuredStaticPose& p : out.poses) fit_count += p.heldout ? 0 : 1;
+  json s;
+  s["robot"] = model.name;
+  s["data"] = data;
+  s["pose_source"] = encoders ? "encoders" : "markers";
+  s["prior"] = options.prior == StaticPrior::Scaled ? "scaled" : "nominal";
+  s["windows"] = windows_json;
+  s["poses"] = {{"fit", fit_count}, {"heldout", static_cast<int>(out.poses.size()) - fit_count}};
+  s["total_mass"] = {
+      {"measured", options.total_mass}, {"nominal", model.total_mass()}, {"identified", identified.total_mass()}};
+  s["gcom_error_mm"] = {{"nominal",
+                         {{"fit", stats_mm(split(out.gcom_error_nominal, false))},
+                          {"heldout", stats_mm(split(out.gcom_error_nominal, true))}}},
+                        {"identified",
+                         {{"fit", stats_mm(split(out.gcom_error_identified, false))},
+                          {"heldout", stats_mm(split(out.gcom_error_identified, true))}}}};
+  s["ik_marker_rms_mm"] = stats_mm(out.ik_rms);
+  json segs = json::array();
+  double worst_mass_error = 0.0;
+  for (const SegmentEstimate& e : out.identification.segments) {
+    json j = {{"name", e.name},
+              {"mass_before", e.mass_before},
+              {"mass_after", e.mass_after},
+              {"com_before", vec(e.com_before)},
+              {"com_after", vec(e.com_after)}};
+    if (truth) {
+      const auto b = truth->model.find_body(e.name);
+      if (!b)
+        throw std::runtime_error(options.truth_urdf + ": no body '" + e.name + "' (--truth must be the same robot)");
+      const Inertia& t = truth->model.bodies[static_cast<std::size_t>(*b)].inertia;
+      const double err = 100.0 * (e.mass_after - t.mass) / t.mass;
+      worst_mass_error = std::max(worst_mass_error, std::abs(err));
+      j["mass_true"] = t.mass;
+      j["com_true"] = vec(t.com());
+      j["mass_error_percent"] = err;
+      j["mass_error_percent_nominal"] = 100.0 * (e.mass_before - t.mass) / t.mass;
+      j["com_error_mm"] = 1e3 * (e.com_after - t.com()).norm();
+      j["com_error_mm_nominal"] = 1e3 * (e.com_before - t.com()).norm();
+    }
+    segs.push_back(j);
+  }
+  s["segments"] = segs;
+  if (truth)
+    s["truth"] = {{"urdf", options.truth_urdf},
+                  {"total_mass", truth->model.total_mass()},
+                  {"max_abs_mass_error_percent", worst_mass_error}};
+  json dirs = json::array();
+  for (const UnobservableDirection& d : out.identification.directions) {
+    json comps = json::object();
+    for (const auto& [name, w] : d.parameters) comps[name] = w;
+    dirs.push_back({{"information", d.information}, {"parameters", comps}});
+  }
+  s["observability"] = {{"parameters", out.identification.parameter_names.size()},
+                        {"observable_combinations", out.identification.rank},
+                        {"unobservable", out.identification.unobservable},
+                        {"unobservable_directions", dirs}};
+  s["solver"] = {{"iterations", out.identification.iterations}, {"converged", out.identification.converged}};
+  if (out.validated) {
+    s["residual_wrench"] = {
+        {"axes", {"Tx", "Ty", "Tz", "Fx", "Fy", "Fz"}},
+        {"frame", "base frame, about its origin [N m, N]"},
+        {"samples", out.residual_nominal.time.size()},
+        {"data", options.validate},
+        {"nominal", {{"mean_abs", vec6(out.residual_nominal.mean_abs)}, {"std", vec6(out.residual_nominal.std_abs)}}},
+        {"identified",
+         {{"mean_abs", vec6(out.residual_identified.mean_abs)}, {"std", vec6(out.residual_identified.std_abs)}}}};
+    if (out.validated_truth)
+      s["residual_wrench"]["truth"] = {{"mean_abs", vec6(out.residual_truth.mean_abs)},
+                                       {"std", vec6(out.residual_truth.std_abs)}};
+  }
+  return s;
+}
+
+StaticPipelineResult run_static_identification(const Robot& robot, const std::string& data,
+                                               const StaticPipelineOptions& options) {
+  const Model& model = robot.model;
+  if (!model.floating_base)
+    throw std::runtime_error(model.label() + ": static identification needs a floating-base robot");
+  if (!(options.heldout_fraction >= 0.0 && options.heldout_fraction < 1.0))
+    throw std::runtime_error("--heldout-fraction must be in [0, 1)");
+  const LabRecording rec = read_lab_recording(data);
+  require_markers_and_plates(rec, options.pose_source == PoseSource::Encoders);
+  const StaticWindows windows = find_static_windows(rec, options);
+  StaticPipelineResult out;
+  measure_static_poses(robot, rec, windows, options, out);
+  fit_static_model(robot, options, out);
+  std::optional<Robot> truth;
+  if (!options.truth_urdf.empty()) truth = load_robot(options.truth_urdf);
+  if (!options.validate.empty()) validate_static_identification(robot, truth ? &truth->model : nullptr, options, out);
+  out.summary = static_summary_json(robot, data, windows, truth ? &*truth : nullptr, options, out);
+  return out;
+}
+
+void write_static_identification(const StaticPipelineResult& result, const Robot& robot, const std::string& out_dir) {
+  const std::string stem = std::filesystem::path(robot.urdf_path).stem().string();
+  write_file_atomically(out_dir + "/" + stem + "_identified.urdf", result.urdf);
+  write_file_atomically(out_dir + "/report.html", static_identification_report(result, robot));
+  nlohmann::json summary = result.summary;
+  summary["urdf"] = stem + "_identified.urdf";
+  write_file_atomically(out_dir + "/summary.json", summary.dump(2) + "\n");
+}
+
+}  // namespace dynid

@@ -1,0 +1,184 @@
+#include "dynid/scenarios/scenario.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "dynid/core/atomic_file.hpp"
+#include "dynid/dynamics/center_of_mass.hpp"
+#include "dynid/dynamics/whole_body_ik.hpp"
+#include "dynid/locomotion/balance_stabilizer.hpp"
+#include "dynid/locomotion/joint_servo.hpp"
+#include "dynid/model/urdf_writer.hpp"
+#include "dynid/scenarios/servo_bench.hpp"
+#include "dynid/scenarios/static_poses.hpp"
+#include "dynid/sim/dataset_recorder.hpp"
+#include "dynid/sim/simulation.hpp"
+#include "dynid/sim/true_model.hpp"
+#include "scenario_run.hpp"
+
+namespace dynid {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using scenario_detail::Run;
+using scenario_detail::Segment;
+
+std::vector<std::string> scenario_names() { return {"static-poses", "squat", "walk", "servo-bench", "excite"}; }
+
+void check_scenario(const Robot& robot, const ScenarioOptions& options) {
+  const auto names = scenario_names();
+  if (std::find(names.begin(), names.end(), options.scenario) == names.end()) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    throw std::invalid_argument("unknown scenario '" + options.scenario + "' (known: " + list + ")");
+  }
+  if (options.out_dir.empty()) throw std::invalid_argument("no output directory (--out)");
+  if (options.scenario == "servo-bench") return check_servo_bench(robot);
+  if (!robot.sidecar)
+    throw std::invalid_argument(robot.urdf_path + " has no sidecar; scenario '" + options.scenario +
+                                "' needs its contacts (docs/robot-sidecar.md)");
+  if (!robot.model.floating_base)
+    throw std::invalid_argument("scenario '" + options.scenario + "' needs a floating-base robot; " + robot.model.name +
+                                " has a fixed base");
+  if (robot.sidecar->contacts.size() < 2)
+    throw std::invalid_argument("scenario '" + options.scenario + "' needs two sole contacts in " +
+                                robot.sidecar->source_path);
+  if (options.scenario == "walk") scenario_detail::check_walk(robot, options);
+  if (options.scenario == "excite") scenario_detail::check_excite_motion(robot, options);
+}
+
+ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options) {
+  check_scenario(robot, options);
+  fs::create_directories(options.out_dir);
+  SceneSpec scene;
+  StreamRates rates;
+  if (options.scenario == "static-poses" || options.scenario == "squat") {
+    scene.floor = false;
+    scene.plates = default_force_plates();
+  }
+  if (options.scenario == "servo-bench") scene.floor = false;  // the leg swings free of the table
+  if (options.scenario == "walk") scene.slope_rad = options.slope_deg * M_PI / 180.0;
+  if (options.scenario == "static-poses") {
+    // Settled poses: slow streams suffice except the plates and the mocap (their own rates).
+    rates.truth_hz = rates.encoders_hz = rates.imu_hz = rates.ft_hz = 100.0;
+  }
+  const auto wall_start = std::chrono::steady_clock::now();
+  Run run(robot, options, scene, rates);
+  if (options.scenario == "static-poses")
+    scenario_detail::run_static_poses(run);
+  else if (options.scenario == "squat")
+    scenario_detail::run_squat(run);
+  else if (options.scenario == "walk")
+    scenario_detail::run_walk(run);
+  else if (options.scenario == "excite")
+    scenario_detail::run_excite(run);
+  ServoBenchResult bench;
+  if (options.scenario == "servo-bench") {
+    run.start_simulation();
+    bench = run_servo_bench(run.truth.model, *robot.sidecar, options, *run.sim, *run.recorder);
+    run.simulated = run.sim->time();
+    run.segments.push_back({"servo swing", "servo-bench", bench.record_start_s, bench.record_end_s, 0.0, 0.0});
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  if (!run.recorder) throw std::logic_error("scenario did not start a simulation");
+  auto streams = run.recorder->finish();
+  if (options.scenario == "servo-bench") streams.push_back({bench.stream, {bench.stream_file, bench.stream_rate_hz}});
+
+  write_urdf_file(run.truth.model, robot.urdf_path, options.out_dir + "/truth.urdf");
+
+  ScenarioSummary s;
+  s.scenario = options.scenario;
+  s.robot = robot.model.name;
+  s.duration_s = run.simulated;
+  s.samples = run.recorder->truth_rows();
+  s.fell = run.fell;
+  s.steps = run.steps;
+  s.realtime_factor = wall > 0.0 ? run.simulated / wall : 0.0;
+  s.nominal_total_mass = robot.model.total_mass();
+  s.true_total_mass = run.truth.model.total_mass();
+  s.consistency_max_rel_error = run.recorder->max_consistency_error();
+
+  json dataset;
+  dataset["format"] = "dynid-dataset";
+  dataset["version"] = 1;
+  dataset["robot"] = robot.model.name;
+  dataset["model"] = fs::absolute(robot.urdf_path).string();
+  dataset["truth"] = "truth.urdf";
+  dataset["scenario"] = options.scenario;
+  dataset["seed"] = options.seed;
+  dataset["noise"] = to_string(options.noise);
+  dataset["gravity"] = {robot.model.gravity.x(), robot.model.gravity.y(), robot.model.gravity.z()};
+  for (const auto& [name, file_rate] : streams)
+    dataset["streams"][name] = {
+        {"file", file_rate.first}, {"rate_hz", file_rate.second}, {"noise_free", name == "truth"}};
+  json plates = json::array();
+  for (const ForcePlateSpec& p : scene.plates) {
+    const Vector3 o = p.top_center_world;
+    json corners = json::array();
+    for (auto [sx, sy] : {std::pair{1, 1}, {-1, 1}, {-1, -1}, {1, -1}})
+      corners.push_back({o.x() + sx * 0.5 * p.size_x, o.y() + sy * 0.5 * p.size_y, o.z()});
+    plates.push_back({{"name", p.name},
+                      {"origin", {o.x(), o.y(), o.z()}},
+                      {"corners", corners},
+                      {"channels", "force on the plate [N] and moment about origin [N m], world axes; COP world [m]"}});
+  }
+  dataset["force_plates"] = plates;
+  json segments = json::array();
+  double max_speed = 0.0, max_cop = 0.0;
+  for (const Segment& seg : run.segments) {
+    segments.push_back({{"label", seg.label}, {"category", seg.category}, {"start", seg.start}, {"end", seg.end}});
+    if (!seg.support.empty()) segments.back()["support"] = seg.support;
+    max_speed = std::max(max_speed, seg.max_joint_speed);
+    max_cop = std::max(max_cop, seg.cop_gcom_error);
+  }
+  dataset["segments"] = segments;
+  json perturbations = json::array();
+  for (const TruePerturbation& p : run.truth.perturbations)
+    perturbations.push_back({{"body", p.body},
+                             {"cause", p.cause},
+                             {"mass", p.mass},
+                             {"position", {p.position_in_body.x(), p.position_in_body.y(), p.position_in_body.z()}}});
+  dataset["truth_perturbations"] = perturbations;
+  if (!run.scene.welds.empty()) {
+    json welded = json::array();
+    for (const MjcfWeld& w : run.scene.welds)
+      welded.push_back(
+          {{"joint", run.truth.model.bodies[static_cast<std::size_t>(w.body)].joint_name}, {"position", w.position}});
+    dataset["welded_joints"] = welded;
+  }
+  for (const auto& [joint, values] : bench.actuators_truth)
+    for (const auto& [key, value] : values) dataset["actuators_truth"][joint][key] = value;
+  write_file_atomically(options.out_dir + "/dataset.json", dataset.dump(2) + "\n");
+
+  json summary{{"scenario", s.scenario},
+               {"robot", s.robot},
+               {"duration_s", s.duration_s},
+               {"samples", s.samples},
+               {"fell", s.fell},
+               {"steps", s.steps},
+               {"realtime_factor", s.realtime_factor},
+               {"nominal_total_mass", s.nominal_total_mass},
+               {"true_total_mass", s.true_total_mass},
+               {"consistency_max_rel_error", s.consistency_max_rel_error},
+               {"noise", to_string(options.noise)},
+               {"seed", options.seed}};
+  if (options.scenario == "static-poses") {
+    summary["poses"] = run.segments.size();
+    summary["max_joint_speed_in_windows"] = max_speed;
+    summary["max_cop_gcom_error_mm"] = 1e3 * max_cop;
+  }
+  for (const auto& [key, value] : bench.summary) summary[key] = value;
+  for (const auto& [key, value] : run.extras) summary[key] = value;
+  if (options.scenario == "squat" || options.scenario == "excite") {
+    summary["com_height_range_m"] = run.com_z_max - run.com_z_min;
+    if (options.scenario == "excite") summary["motion"] = options.motion;
+    summary["max_base_tilt_deg"] = run.max_tilt * 180.0 / M_PI;
+  }
+  s.summary_json = summary.dump(2) + "\n";
+  write_file_atomically(options.out_dir + "/summary.json", s.summary_json);
+  return s;
+}
+
+}  // namespace dynid

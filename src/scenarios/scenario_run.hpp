@@ -1,0 +1,202 @@
+#pragma once
+// Private to the scenario implementations (src/scenarios/scenario_*.cpp): what one `dynid simulate` run
+// shares — true model, scene, servos, simulation, recorder, the recorded segments — and the entry
+// point of each scenario. Each scenario lives in its own file and is dispatched by scenario.cpp.
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dynid/dynamics/center_of_mass.hpp"
+#include "dynid/dynamics/kinematics.hpp"
+#include "dynid/dynamics/sole_contacts.hpp"
+#include "dynid/locomotion/attitude_filter.hpp"
+#include "dynid/locomotion/balance_stabilizer.hpp"
+#include "dynid/locomotion/joint_servo.hpp"
+#include "dynid/scenarios/scenario.hpp"
+#include "dynid/scenarios/static_poses.hpp"
+#include "dynid/sim/dataset_recorder.hpp"
+#include "dynid/sim/simulation.hpp"
+#include "dynid/sim/true_model.hpp"
+
+namespace dynid::scenario_detail {
+
+struct Segment {
+  std::string label, category;
+  double start = 0.0, end = 0.0;
+  double max_joint_speed = 0.0;  ///< [rad/s] in the window
+  double cop_gcom_error = 0.0;   ///< [m] combined plate COP vs true GCOM, window mean (noise-free)
+  std::string support = "";      ///< feet on the ground (walk, excite): "both", "left" or "right"
+};
+
+/// Everything one run shares: true model, scene, simulation, servo, recorder.
+struct Run {
+  const Robot& robot;
+  const ScenarioOptions& options;
+  TrueModel truth;
+  SceneSpec scene;
+  std::unique_ptr<JointServo> servo;
+  std::unique_ptr<Simulation> sim;
+  std::unique_ptr<DatasetRecorder> recorder;
+  std::vector<Segment> segments;
+  double simulated = 0.0;
+  bool fell = false;
+  Data truth_data;
+  StreamRates rates_;
+  double com_z_min = 1e9, com_z_max = -1e9;            ///< true COM height over the recorded motion [m]
+  double max_tilt = 0.0;                               ///< largest angle of the base z axis from vertical [rad]
+  int steps = 0;                                       ///< walking steps completed (summary.json)
+  std::vector<std::pair<std::string, double>> extras;  ///< scenario-specific numbers for summary.json
+  bool sensing = false;  ///< read the sensors every servo tick also while not recording (read_sensors)
+  std::unique_ptr<AttitudeFilter> attitude;  ///< the controller's IMU orientation estimate
+
+  Run(const Robot& r, const ScenarioOptions& o, const SceneSpec& s, const StreamRates& rates)
+      : robot(r),
+        options(o),
+        truth(make_true_model(r.model, true_total_mass(r.model), o.seed)),
+        scene(s),
+        truth_data(truth.model),
+        rates_(rates) {}
+
+  /// Builds the servos for a reference configuration and the simulation around them (the servos'
+  /// damping is part of the simulated joints).
+  void start(const VectorX& q_ref) {
+    std::vector<int> soles;
+    const auto [left, right] = left_right_soles(robot.model, *robot.sidecar);
+    for (int c : {left, right})
+      soles.push_back(robot.model
+                          .frames[static_cast<std::size_t>(
+                              robot.model.frame_index(robot.sidecar->contacts[static_cast<std::size_t>(c)].name))]
+                          .body);
+    servo = std::make_unique<JointServo>(robot.model, q_ref, joint_armature(robot.model, *robot.sidecar), soles);
+    scene.joint_damping = servo->damping_per_body();
+    start_simulation();
+  }
+
+  /// The simulation of the scene as it is and its recorder (without stance servos, a scenario
+  /// computes every joint torque itself).
+  void start_simulation() {
+    sim = std::make_unique<Simulation>(truth.model, *robot.sidecar, scene);
+    recorder =
+        std::make_unique<DatasetRecorder>(options.out_dir, truth.model, *robot.sidecar, scene,
+                                          sensor_noise(options.noise, options.backlash_rad), rates_, options.seed + 1);
+  }
+
+  /// Places the robot so its lowest support sole is `depth` below the walking surface (z = 0).
+  VectorX on_ground(VectorX q, const std::vector<int>& support, double depth = 2e-4) {
+    forward_kinematics(truth.model, truth_data, q);
+    double lowest = 1e9;
+    for (int c : support)
+      lowest = std::min(
+          lowest, frame_placement(truth.model, truth_data,
+                                  truth.model.frame_index(robot.sidecar->contacts[static_cast<std::size_t>(c)].name))
+                      .translation.z());
+    q[truth.model.bodies[1].idx_q + 2] -= lowest + depth;
+    return q;
+  }
+
+  /// One control period: servo torques (with the feed-forward torque `tau_ff`, nv, when given),
+  /// physics, optional recording, integration.
+  void step(const VectorX& q_ref, const VectorX& v_ref, bool record, const VectorX* tau_ff = nullptr) {
+    const VectorX zero = VectorX::Zero(truth.model.nv);
+    const VectorX& tau = servo->torque(sim->q(), sim->v(), q_ref, v_ref, tau_ff ? *tau_ff : zero);
+    sim->forward(tau);
+    if (record || sensing) recorder->record(*sim, tau, record);
+    sim->integrate();
+    simulated += sim->timestep();
+    // Fallen: base tilted beyond 60 degrees or fallen below a third of its start height.
+    const Eigen::Quaterniond quat(sim->q()[6], sim->q()[3], sim->q()[4], sim->q()[5]);
+    if ((quat.toRotationMatrix() * Vector3::UnitZ()).z() < 0.5) fell = true;
+  }
+
+  /// What the robot's own sensors say about its balance: IMU orientation and gyro (the base state)
+  /// and the foot F/T sensors (external wrenches through the given sole contacts).
+  BalanceMeasurement measure_balance(const std::vector<int>& soles) const {
+    BalanceMeasurement m;
+    const VectorX& q = sim->q();
+    m.base_rotation = Eigen::Quaterniond(q[6], q[3], q[4], q[5]).toRotationMatrix();
+    m.base_angular_velocity = sim->v().segment<3>(3);
+    for (int c : soles) m.sole_wrenches.push_back(sim->contact_wrenches_world()[static_cast<std::size_t>(c)]);
+    return m;
+  }
+
+  /// What the robot's controller knows about its balance, from its own sensors as the streams
+  /// record them (noisy with realistic noise; read at the last servo tick, set `sensing`):
+  /// orientation from an attitude filter on the IMU (updated every `dt` [s], the bus period), the
+  /// gyro, and the foot F/T wrenches placed at the planned sole poses `planned_soles` (world), so
+  /// that the COP is measured relative to the footholds, as a robot does. Without an IMU on the
+  /// base body or an F/T sensor on a foot, that quantity comes from the simulation (ideal sensor).
+  BalanceMeasurement read_sensors(const std::vector<int>& soles, const std::vector<SE3>& planned_soles, double dt) {
+    BalanceMeasurement m = measure_balance(soles);
+    const SensorReadings& r = recorder->latest();
+    const Model& model = truth.model;
+    if (r.imu && robot.sidecar->imu) {
+      const Frame& imu = model.frames[static_cast<std::size_t>(model.frame_index(robot.sidecar->imu->name))];
+      if (imu.body == 1) {
+        if (!attitude)
+          attitude = std::make_unique<AttitudeFilter>(m.base_rotation * imu.placement.rotation);
+        else
+          attitude->update(r.gyro, r.accelerometer, dt);
+        m.base_rotation = attitude->world_from_imu() * imu.placement.rotation.transpose();
+        m.base_angular_velocity = imu.placement.rotation * r.gyro;
+      }
+    }
+    for (std::size_t i = 0; i < soles.size(); ++i) {
+      const Frame& sole = model.frames[static_cast<std::size_t>(
+          model.frame_index(robot.sidecar->contacts[static_cast<std::size_t>(soles[i])].name))];
+      for (std::size_t s = 0; s < robot.sidecar->ft_sensors.size() && s < r.ft.size(); ++s) {
+        const ForceTorqueSensor& ft = robot.sidecar->ft_sensors[s];
+        const Frame& sensor = model.frames[static_cast<std::size_t>(model.frame_index(ft.name))];
+        if (ft.measures != WrenchMeasured::External || sensor.body != sole.body) continue;
+        m.sole_wrenches[i] = (planned_soles[i] * sole.placement.inverse() * sensor.placement).act(r.ft[s]);
+        break;
+      }
+    }
+    return m;
+  }
+
+  /// Updates the true COM height range and the largest base tilt (summary.json of motions).
+  void track_motion() {
+    const double com_z = center_of_mass(truth.model, truth_data, sim->q()).z();
+    com_z_min = std::min(com_z_min, com_z);
+    com_z_max = std::max(com_z_max, com_z);
+    const Eigen::Quaterniond base(sim->q()[6], sim->q()[3], sim->q()[4], sim->q()[5]);
+    max_tilt = std::max(max_tilt, std::acos(std::clamp((base * Vector3::UnitZ()).z(), -1.0, 1.0)));
+  }
+
+  void progress(double fraction, const std::string& what) const {
+    if (options.progress) options.progress(fraction, what);
+  }
+};
+
+void run_static_poses(Run& run);
+void run_squat(Run& run);
+void run_walk(Run& run);
+/// Checks the walk's options and robot before anything runs (throws with the reason).
+void check_walk(const Robot& robot, const ScenarioOptions& options);
+/// Servo ticks per field-bus period; throws unless the bus rate divides the servo rate.
+int bus_ticks(double bus_rate_hz, double timestep);
+void run_excite(Run& run);
+/// Throws with the reason when the excite motion is neither built in nor a readable trajectory
+/// of this robot's joints, or the duration is negative.
+void check_excite_motion(const Robot& robot, const ScenarioOptions& options);
+
+/// Joint torques (nv, zero on the base) of the nominal model along a reference sampled every
+/// `period` [s] (finite-difference velocities and accelerations), with the ground reaction the
+/// motion needs shared between the two sole bodies, `left_share` (0..1, one per sample) on the
+/// left: the feed-forward that lets the stiff servos track without a large error. Without
+/// `sole_points` each foot takes its share of the whole ground wrench (its COP at the ZMP); with
+/// the left and right sole centres (world [m]) its share of the force acts at its own centre.
+std::vector<VectorX> planned_feedforward(const Model& nominal, const std::vector<VectorX>& q_ref,
+                                         const std::vector<double>& left_share, int left_body, int right_body,
+                                         double period, const std::array<Vector3, 2>* sole_points = nullptr);
+
+/// Planned ZMP of the nominal model along a reference sampled every `period` [s] (linear inverted
+/// pendulum: COM minus height/g times its horizontal acceleration), what the balance stabilizer
+/// holds the measured COP to.
+std::vector<Eigen::Vector2d> planned_zmp(const Model& nominal, const std::vector<VectorX>& q_ref, double period);
+
+}  // namespace dynid::scenario_detail

@@ -1,0 +1,221 @@
+// The sensor path against the simulation's truth: on a noise-free squat of the kid-size humanoid,
+// the state and contact wrenches dynid rebuilds from encoders, gyro and foot F/T agree with the
+// truth stream; on a noisy walk the base acceleration from the accelerometer follows the truth
+// where leg kinematics cannot; the row reader agrees with the whole-file reader; bad streams are named.
+
+#include "dynid/data/sensor_source.hpp"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/Geometry>
+#include <filesystem>
+#include <fstream>
+
+#include "dynid/io/csv_row_reader.hpp"
+#include "dynid/io/csv_stream.hpp"
+#include "dynid/mocap/filtfilt.hpp"
+#include "dynid/scenarios/scenario.hpp"
+#include "support/scratch_files.hpp"
+#include "support/test_models.hpp"
+
+namespace dynid {
+namespace {
+
+namespace fs = std::filesystem;
+
+class SensorSourceTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    ScenarioOptions o;
+    o.scenario = "squat";
+    o.out_dir = test::fresh_dir("sensor_source", "squat_none");
+    o.noise = NoiseLevel::None;
+    run_scenario(test::bundled_robot("kid_humanoid"), o);
+    dir_ = o.out_dir;
+  }
+  static std::string dir_;
+};
+std::string SensorSourceTest::dir_;
+
+Matrix3 rotation(const VectorX& q) { return Eigen::Quaterniond(q[6], q[3], q[4], q[5]).toRotationMatrix(); }
+
+TEST_F(SensorSourceTest, RebuildsTheTrueStateAndWrenches) {
+  // The sensor path low-passes everything (10 Hz); the truth carries the contacts' and servos'
+  // high-frequency chatter. Rates and forces are compared with the truth through the same filter,
+  // so what remains is the estimator's own error.
+  const Robot robot = test::bundled_robot("kid_humanoid");
+  const DatasetInfo info = read_dataset_info(dir_);
+  SensorSource sensors(robot.model, *robot.sidecar, info);
+  TruthSource truth(robot.model, *robot.sidecar, info);
+  const int nj = robot.model.nv - 6;
+  MotionSample s, t;
+  double q_err = 0.0, tilt_err = 0.0;
+  std::vector<Eigen::VectorXd> est, ref;  // per sample: base rate, joint rates, total force (base axes)
+  ASSERT_TRUE(truth.next(t));
+  while (sensors.next(s)) {
+    while (t.time < s.time - 1e-9) ASSERT_TRUE(truth.next(t));
+    ASSERT_NEAR(t.time, s.time, 1e-9);
+    q_err = std::max(q_err, (s.q.tail(nj) - t.q.tail(nj)).cwiseAbs().maxCoeff());
+    // Gravity in base axes: the tilt, free of the yaw and position the kinematics cannot know.
+    const Vector3 gs = rotation(s.q).transpose() * Vector3::UnitZ(), gt = rotation(t.q).transpose() * Vector3::UnitZ();
+    tilt_err = std::max(tilt_err, std::acos(std::min(1.0, gs.dot(gt))));
+    Vector3 fs = Vector3::Zero(), ft = Vector3::Zero();
+    for (std::size_t c = 0; c < s.contact_wrenches.size(); ++c) {
+      fs += rotation(s.q).transpose() * s.contact_wrenches[c].linear;
+      ft += rotation(t.q).transpose() * t.contact_wrenches[c].linear;
+    }
+    Eigen::VectorXd e(3 + nj + 3), r(3 + nj + 3);
+    e << s.v.segment<3>(3), s.v.tail(nj), fs;
+    r << t.v.segment<3>(3), t.v.tail(nj), ft;
+    est.push_back(e);
+    ref.push_back(r);
+  }
+  const Eigen::Index n = static_cast<Eigen::Index>(est.size()), m = est[0].size();
+  ASSERT_GT(n, 4000);
+  Eigen::MatrixXd E(m, n), T(m, n);
+  for (Eigen::Index k = 0; k < n; ++k) {
+    E.col(k) = est[static_cast<std::size_t>(k)];
+    T.col(k) = ref[static_cast<std::size_t>(k)];
+  }
+  T = filtfilt_rows(butterworth_lowpass(2, 10.0, 1000.0), T);
+  // Away from the ends, where filtering the truth's shorter series has its own edge transients.
+  const Eigen::Index edge = 200, inner = n - 2 * edge;
+  const auto rel = [&](Eigen::Index row, Eigen::Index rows) {
+    return (E.block(row, edge, rows, inner) - T.block(row, edge, rows, inner)).norm() /
+           T.block(row, edge, rows, inner).norm();
+  };
+  std::printf(
+      "joint q max error %.3g rad, tilt max error %.3g rad; relative RMS vs filtered truth: base rate "
+      "%.3g, joint rates %.3g, total force (base axes) %.3g\n",
+      q_err, tilt_err, rel(0, 3), rel(3, nj), rel(3 + nj, 3));
+  EXPECT_LT(q_err, 1e-3);     // 10 Hz low-pass of a squat (0.4 Hz) with servo chatter
+  EXPECT_LT(tilt_err, 2e-3);  // soles flat on the ground to the soft contacts' penetration
+  EXPECT_LT(rel(0, 3), 0.1);
+  EXPECT_LT(rel(3, nj), 0.01);
+  EXPECT_LT(rel(3 + nj, 3), 1e-4);  // same filter: only the F/T-to-base mapping differs
+}
+
+/// Base linear acceleration, base axes, of every sample of `source` (classical: a + w x v) with its time.
+std::pair<std::vector<double>, std::vector<Vector3>> base_accelerations(MotionSource& source) {
+  std::pair<std::vector<double>, std::vector<Vector3>> out;
+  MotionSample s;
+  while (source.next(s)) {
+    out.first.push_back(s.time);
+    out.second.push_back(s.a.head<3>() + s.v.segment<3>(3).cross(s.v.head<3>()));
+  }
+  return out;
+}
+
+TEST(SensorSourceWalk, BaseAccelerationFromTheAccelerometerFollowsTheTruth) {
+  // Walking with realistic sensors. The reference is the truth's base velocity (world axes) through
+  // the sensor path's filter, differentiated: the motion the integrator made. Stance-leg kinematics
+  // assume the anchor foot fixed, which the filter window breaks around every touch-down; the
+  // accelerometer does not depend on it.
+  ScenarioOptions sim;
+  sim.scenario = "walk";
+  sim.out_dir = test::fresh_dir("sensor_source", "walk_realistic");
+  sim.noise = NoiseLevel::Realistic;
+  sim.walk_steps = 4;
+  sim.lock_upper_body = true;
+  const Robot robot = test::bundled_robot("kid_humanoid");
+  ASSERT_FALSE(run_scenario(robot, sim).fell);
+  const DatasetInfo info = read_dataset_info(sim.out_dir);
+
+  TruthSource truth(robot.model, *robot.sidecar, info);
+  std::vector<double> t_time;
+  std::vector<Matrix3> t_rot;
+  Eigen::MatrixXd t_vel;  // 3 x n, world axes
+  {
+    std::vector<Vector3> v;
+    MotionSample t;
+    while (truth.next(t)) {
+      t_time.push_back(t.time);
+      t_rot.push_back(rotation(t.q));
+      v.push_back(t_rot.back() * t.v.head<3>());
+    }
+    t_vel.resize(3, static_cast<Eigen::Index>(v.size()));
+    for (std::size_t k = 0; k < v.size(); ++k) t_vel.col(static_cast<Eigen::Index>(k)) = v[k];
+  }
+  t_vel = filtfilt_rows(butterworth_lowpass(2, 10.0, 1000.0), t_vel);
+
+  const auto rms_error = [&](bool accelerometer) {
+    SensorSourceOptions o;
+    o.use_accelerometer = accelerometer;
+    SensorSource sensors(robot.model, *robot.sidecar, info, o);
+    const auto [time, acc] = base_accelerations(sensors);
+    double e2 = 0.0, r2 = 0.0;
+    std::size_t j = 0, count = 0;
+    for (std::size_t k = 0; k < time.size(); ++k) {
+      while (j < t_time.size() && t_time[j] < time[k] - 1e-9) ++j;
+      if (j < 200 || j + 200 >= t_time.size()) continue;  // the filtered truth's edge transients
+      EXPECT_NEAR(t_time[j], time[k], 1e-9);
+      const Eigen::Index i = static_cast<Eigen::Index>(j);
+      const Vector3 ref = t_rot[j].transpose() * (t_vel.col(i + 1) - t_vel.col(i - 1)) / 2e-3;
+      e2 += (acc[k] - ref).squaredNorm();
+      r2 += ref.squaredNorm();
+      ++count;
+    }
+    EXPECT_GT(count, 2000u);
+    std::printf("base acceleration from %s: RMS error %.3g m/s^2 (motion RMS %.3g m/s^2)\n",
+                accelerometer ? "the accelerometer" : "leg kinematics", std::sqrt(e2 / static_cast<double>(count)),
+                std::sqrt(r2 / static_cast<double>(count)));
+    return std::sqrt(e2 / static_cast<double>(count));
+  };
+  const double from_kinematics = rms_error(false), from_accelerometer = rms_error(true);
+  EXPECT_LT(from_accelerometer, 0.05);  // BMI088-class noise and bias through a 10 Hz low-pass
+  EXPECT_LT(from_accelerometer, 0.2 * from_kinematics);
+}
+
+TEST_F(SensorSourceTest, RowReaderReadsWhatTheFileReaderReads) {
+  const CsvStream whole = read_csv_stream(dir_ + "/imu.csv");
+  CsvRowReader rows(dir_ + "/imu.csv");
+  EXPECT_EQ(rows.header(), whole.header);
+  std::vector<double> row;
+  for (int pass = 0; pass < 2; ++pass) {
+    Eigen::Index k = 0;
+    while (rows.next(row)) {
+      for (std::size_t c = 0; c < row.size(); ++c) ASSERT_EQ(row[c], whole.values(k, static_cast<Eigen::Index>(c)));
+      ++k;
+    }
+    EXPECT_EQ(k, whole.values.rows());
+    rows.rewind();
+  }
+  EXPECT_EQ(stream_time_range(dir_ + "/imu.csv").second, whole.values(whole.values.rows() - 1, 0));
+}
+
+TEST_F(SensorSourceTest, MissingOrEmptyChannelsAreNamed) {
+  const Robot robot = test::bundled_robot("kid_humanoid");
+  const std::string broken = test::fresh_dir("sensor_source", "broken");
+  fs::create_directories(broken);
+  for (const auto& e : fs::directory_iterator(dir_))
+    fs::copy_file(e.path(), broken + "/" + e.path().filename().string());
+  // An empty encoder field in the middle of the recording.
+  {
+    std::ifstream in(dir_ + "/encoders.csv");
+    std::ofstream out(broken + "/encoders.csv");
+    std::string line;
+    for (int k = 0; std::getline(in, line); ++k) {
+      if (k == 100) line = line.substr(0, line.rfind(',') + 1);
+      out << line << "\n";
+    }
+  }
+  try {
+    SensorSource s(robot.model, *robot.sidecar, read_dataset_info(broken));
+    ADD_FAILURE() << "an empty encoder field was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("line 101"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("q.r_elbow"), std::string::npos) << e.what();
+  }
+  // Plates without F/T: refused with the reason, not a wrong answer.
+  SensorSourceOptions o;
+  o.wrenches = "plates";
+  try {
+    SensorSource s(robot.model, *robot.sidecar, read_dataset_info(dir_), o);
+    ADD_FAILURE() << "plates were accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("placement"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace dynid

@@ -1,0 +1,181 @@
+// Paper 004's comparison of sensor sets (fig. 6) on its 16-DOF biped: train on squats, evaluate on
+// a different motion of the same robot. On noise-free data with quiet feet the paper's full
+// ordering does not show (docs/identification.md); what holds: contact-only beats joints-only on
+// the base rows, full sensing is best on the joint torques, and every set beats the nominal model
+// in its own rows.
+//
+// Short, noise-free truth streams keep this fast; the estimate is kept from being exact by the weak
+// pull toward the (wrong) nominal model, which every set needs here (with both feet always down the
+// joints-only rows cannot see the feet's inertias). The full-length table with the robot's sensors
+// is in docs/identification.md; the last test runs it with the robot's sensors and the physically
+// consistent fit, where the paper's ordering shows.
+
+#include <gtest/gtest.h>
+
+#include <Eigen/QR>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "dynid/data/truth_source.hpp"
+#include "dynid/dynamics/jacobian.hpp"
+#include "dynid/dynamics/rnea.hpp"
+#include "dynid/model/robot.hpp"
+#include "dynid/pipeline/inertial_identification.hpp"
+#include "dynid/scenarios/scenario.hpp"
+#include "support/scratch_files.hpp"
+#include "support/test_models.hpp"
+
+namespace dynid {
+namespace {
+
+std::string simulate(const std::string& motion, double duration, NoiseLevel noise = NoiseLevel::None) {
+  ScenarioOptions o;
+  o.scenario = "excite";
+  o.out_dir = test::fresh_dir("paper004_protocol", motion + (noise == NoiseLevel::None ? "" : "_noisy"));
+  o.noise = noise;
+  o.seed = 1;  // training and evaluation: the same true robot
+  o.motion = motion;
+  o.duration_s = duration;
+  EXPECT_FALSE(run_scenario(test::bundled_robot("biped16"), o).fell);
+  return o.out_dir;
+}
+
+/// Paper 004's three sensor sets on the same training and evaluation data.
+std::map<std::string, InertialIdentificationResult> identify_each_set(const std::string& train,
+                                                                      const std::string& evaluation,
+                                                                      const std::string& source, double prior,
+                                                                      bool consistent,
+                                                                      const std::string& weighting = "sensors") {
+  std::map<std::string, InertialIdentificationResult> r;
+  for (const char* set : {"full", "contact", "joints"}) {
+    InertialIdentificationOptions o;
+    o.model = "biped16";
+    o.data = train;
+    o.validate = evaluation;
+    o.source = source;
+    o.sensors = set;
+    o.prior = prior;
+    o.consistent = consistent;
+    o.weighting = weighting;
+    o.truth_urdf = train + "/truth.urdf";
+    r[set] = run_inertial_identification(o);
+  }
+  return r;
+}
+
+TEST(Paper004Protocol, EachSensorSetIsBestOnTheEquationsItFits) {
+  const std::string train = simulate("paper004-squats", 4.0);
+  const std::string evaluation = simulate("evaluation", 2.0);
+  std::map<std::string, InertialIdentificationResult> r = identify_each_set(train, evaluation, "truth", 1e-5, false);
+  const ValidationRms &full = r["full"].identified_rms, &contact = r["contact"].identified_rms,
+                      &joints = r["joints"].identified_rms, &nominal = r["full"].nominal_rms;
+  ASSERT_TRUE(full.projected && contact.projected && joints.projected && nominal.projected);
+  ASSERT_TRUE(full.torque && contact.torque && joints.torque);
+  // Contact-only beats joints-only on the base rows. (Full sensing, which also fits them, comes
+  // closer still: 0.015 vs 0.021 N on this run, and the joints-only set is not best in the
+  // projected space. Those orderings held only while the simulated feet chattered and slid.)
+  EXPECT_LT(contact.force, joints.force);
+  EXPECT_LT(contact.moment, joints.moment);
+  // Full sensing: best on the joint torques; every set beats the nominal model in its own rows.
+  EXPECT_LT(*full.torque, *contact.torque);
+  EXPECT_LT(*full.torque, *joints.torque);
+  EXPECT_LT(contact.force, nominal.force);
+  EXPECT_LT(*joints.projected, *nominal.projected);
+
+  // The projected RMS by a second formulation: the nominal model's inverse dynamics (RNEA with the
+  // contact wrenches) minus the joint torques, projected with paper 004's S_u Q^T from the QR of
+  // J_c^T (eq. 16-18) instead of the SVD null-space basis.
+  const Robot robot = test::bundled_robot("biped16");
+  Model model = robot.model;
+  const DatasetInfo info = read_dataset_info(evaluation);
+  model.gravity = info.gravity;
+  TruthSource source(model, *robot.sidecar, info);
+  Data data(model);
+  std::vector<int> contacts;
+  for (const ContactSurface& c : robot.sidecar->contacts) contacts.push_back(model.frame_index(c.name));
+  const Eigen::Index k = 6 * static_cast<Eigen::Index>(contacts.size());
+  MatrixX JcT(model.nv, k);
+  Matrix6X J(6, model.nv);
+  std::vector<Force> f_ext(model.bodies.size());
+  MotionSample s;
+  double sum2 = 0.0;
+  long count = 0;
+  while (source.next(s)) {
+    forward_kinematics(model, data, s.q);
+    std::fill(f_ext.begin(), f_ext.end(), Force::Zero());
+    for (std::size_t c = 0; c < contacts.size(); ++c) {
+      const int body = model.frames[static_cast<std::size_t>(contacts[c])].body;
+      f_ext[static_cast<std::size_t>(body)] += world_wrench_to_body(data, body, s.contact_wrenches[c]);
+      frame_jacobian(model, data, contacts[c], ReferenceFrame::Local, J);
+      JcT.middleCols(6 * static_cast<Eigen::Index>(c), 6) = J.transpose();
+    }
+    VectorX residual = rnea(model, data, s.q, s.v, s.a, f_ext);
+    residual.tail(model.nv - 6) -= s.joint_torques.tail(model.nv - 6);
+    const Eigen::HouseholderQR<MatrixX> qr(JcT);
+    const MatrixX Q = qr.householderQ();
+    sum2 += (Q.rightCols(model.nv - k).transpose() * residual).squaredNorm();
+    count += model.nv - k;
+  }
+  ASSERT_GT(count, 0);
+  EXPECT_NEAR(*nominal.projected, std::sqrt(sum2 / static_cast<double>(count)), 1e-9 * *nominal.projected);
+}
+
+void print_table(const char* title, std::map<std::string, InertialIdentificationResult>& r) {
+  const ValidationRms &full = r["full"].identified_rms, &contact = r["contact"].identified_rms,
+                      &joints = r["joints"].identified_rms, &nominal = r["full"].nominal_rms;
+  std::printf("%s (nominal, full, contact, joints)\n", title);
+  std::printf("  joint torque [N m] %.3g %.3g %.3g %.3g\n", *nominal.torque, *full.torque, *contact.torque,
+              *joints.torque);
+  std::printf("  base force [N]     %.3g %.3g %.3g %.3g\n", nominal.force, full.force, contact.force, joints.force);
+  std::printf("  base moment [N m]  %.3g %.3g %.3g %.3g\n", nominal.moment, full.moment, contact.moment, joints.moment);
+  std::printf("  projected          %.3g %.3g %.3g %.3g\n", *nominal.projected, *full.projected, *contact.projected,
+              *joints.projected);
+}
+
+TEST(Paper004Protocol, ConsistentFitsOnTheRobotsSensorsFollowThePaper) {
+  // Paper 004's protocol: its training set (squats, then side sway with alternating foot lifts, 60 s)
+  // and evaluation motion (6 s), the robot's own sensors (encoders, IMU, foot F/T, joint torque
+  // sensors with their offsets and gain errors, realistic noise) and the physically consistent fit.
+  // The table of docs/identification.md.
+  const std::string train = simulate("paper004", 60.0, NoiseLevel::Realistic);
+  const std::string evaluation = simulate("evaluation", 6.0, NoiseLevel::Realistic);
+  for (const char* weighting : {"sensors", "residual"}) {
+    std::map<std::string, InertialIdentificationResult> r =
+        identify_each_set(train, evaluation, "sensors", 1e-6, true, weighting);
+    for (const auto& [set, result] : r) EXPECT_TRUE(result.physically_consistent) << set;
+    const ValidationRms &full = r["full"].identified_rms, &contact = r["contact"].identified_rms,
+                        &joints = r["joints"].identified_rms, &nominal = r["full"].nominal_rms;
+    ASSERT_TRUE(full.projected && contact.projected && joints.projected && nominal.projected);
+    ASSERT_TRUE(full.torque && contact.torque && joints.torque && nominal.torque);
+    print_table(weighting, r);
+    SCOPED_TRACE(std::string("weighting ") + weighting);
+    // Each set beats the nominal model on its own rows.
+    EXPECT_LT(*full.torque, *nominal.torque);
+    EXPECT_LT(contact.force, 0.1 * nominal.force);
+    EXPECT_LT(contact.moment, nominal.moment);
+    EXPECT_LT(*joints.projected, *nominal.projected);
+    // Paper 004's ordering: contact-only best on the base rows, joints-only in the projected space,
+    // full sensing all round (best of the three on the joint torques).
+    EXPECT_LT(contact.force, full.force);
+    EXPECT_LT(contact.force, joints.force);
+    EXPECT_LT(contact.moment, full.moment);
+    EXPECT_LT(contact.moment, joints.moment);
+    EXPECT_LT(*joints.projected, *full.projected);
+    EXPECT_LT(*joints.projected, *contact.projected);
+    EXPECT_LT(*full.torque, *contact.torque);
+    EXPECT_LT(*full.torque, *joints.torque);
+    if (std::string(weighting) == "residual") {
+      // Full sensing now trusts the joint torque sensors, whose errors the base rows do not share.
+      EXPECT_LT(contact.force, 0.9 * full.force);
+      EXPECT_LT(contact.moment, 0.9 * full.moment);
+    }
+    // The base rows fix the mass.
+    ASSERT_TRUE(r["contact"].truth_total_mass.has_value());
+    EXPECT_NEAR(r["contact"].total_mass, *r["contact"].truth_total_mass, 0.01 * *r["contact"].truth_total_mass);
+  }
+}
+
+}  // namespace
+}  // namespace dynid
