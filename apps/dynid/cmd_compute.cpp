@@ -2,55 +2,12 @@
 
 #include <iomanip>
 #include <iostream>
-#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "dynid/dynamics/center_of_mass.hpp"
-#include "dynid/dynamics/crba.hpp"
-#include "dynid/dynamics/regressor.hpp"
-#include "dynid/dynamics/rnea.hpp"
-#include "dynid/io/state_json.hpp"
 #include "dynid/model/robot.hpp"
+#include "dynid/pipeline/dynamics_at_state.hpp"
 
 namespace dynid::cli {
-namespace {
-
-using json = nlohmann::json;
-
-struct Table {
-  std::vector<std::string> rows, cols;
-  MatrixX values;
-};
-
-Table compute(Model& model, const RobotState& s, const std::string& quantity) {
-  model.gravity = s.gravity;
-  Data data(model);
-  Table t;
-  if (quantity == "rnea") {
-    t.rows = model.velocity_names();
-    t.cols = {"tau"};
-    t.values = rnea(model, data, s.q, s.v, s.a);
-  } else if (quantity == "regressor") {
-    t.rows = model.velocity_names();
-    t.cols = model.parameter_names();
-    t.values = joint_torque_regressor(model, data, s.q, s.v, s.a);
-  } else if (quantity == "mass-matrix") {
-    t.rows = model.velocity_names();
-    t.cols = t.rows;
-    t.values = crba(model, data, s.q);
-  } else if (quantity == "com") {
-    center_of_mass(model, data, s.q, s.v, s.a);
-    t.rows = {"x", "y", "z"};
-    t.cols = {"com", "com_velocity", "com_acceleration", "gcom"};
-    t.values.resize(3, 4);
-    t.values << data.com, data.com_velocity, data.com_acceleration, ground_projected_com(model, data.com);
-  } else {
-    throw std::invalid_argument("unknown quantity '" + quantity + "' (rnea, regressor, com, mass-matrix)");
-  }
-  return t;
-}
-
-}  // namespace
 
 void register_compute(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand("compute", "Evaluate dynamics at one state: rnea, regressor, com or mass-matrix");
@@ -69,15 +26,9 @@ void register_compute(CLI::App& app, Action& action) {
     action = [args] {
       Robot robot = load_robot(args->model);
       const RobotState state = read_state_json_file(robot.model, args->state);
-      const Table t = compute(robot.model, state, args->quantity);
+      const QuantityTable t = compute_quantity(robot.model, state, args->quantity);
       if (args->json) {
-        json values = json::array();
-        for (Eigen::Index r = 0; r < t.values.rows(); ++r) {
-          json row = json::array();
-          for (Eigen::Index c = 0; c < t.values.cols(); ++c) row.push_back(t.values(r, c));
-          values.push_back(row);
-        }
-        std::cout << json{{"rows", t.rows}, {"cols", t.cols}, {"values", values}}.dump(1) << "\n";
+        std::cout << quantity_table_json(t).dump(1) << "\n";
         return 0;
       }
       std::cout << std::setprecision(10);

@@ -4,7 +4,7 @@
 //      (`--sensors contact`, papers 003/004) -> nominal vs identified vs true.
 //   2. static: simulate the adult humanoid in paper 000's 172 static poses and its squat ->
 //      identify masses and COMs from markers and force plates -> GCOM and residual-wrench errors.
-// Each stage writes its data sets and reports under --out and prints a short table.
+// Each stage (pipeline/demo.hpp) writes its data sets and reports under --out; this prints the tables.
 
 #include <filesystem>
 #include <iomanip>
@@ -13,10 +13,7 @@
 
 #include "commands.hpp"
 #include "dynid/core/number_format.hpp"
-#include "dynid/model/robot.hpp"
-#include "dynid/pipeline/inertial_identification.hpp"
-#include "dynid/pipeline/static_pipeline.hpp"
-#include "dynid/scenarios/scenario.hpp"
+#include "dynid/pipeline/demo.hpp"
 #include "progress_line.hpp"
 
 namespace dynid::cli {
@@ -32,83 +29,37 @@ struct DemoArgs {
   bool quiet = false;
 };
 
-/// Simulates one scenario into DIR, with a progress line per 10 %.
-ScenarioSummary simulate(const Robot& robot, ScenarioOptions options, const DemoArgs& args) {
+DemoOptions demo_options(const DemoArgs& args) {
+  DemoOptions o;
+  o.out_dir = args.out;
+  o.seed = args.seed;
   if (!args.quiet) {
-    std::cerr << "simulate " << robot.model.name << " --scenario " << options.scenario << " -> " << options.out_dir
-              << "\n";
-    options.progress = progress_line();
+    o.announce = [](const std::string& line) { std::cerr << line << "\n"; };
+    o.progress = [] { return progress_line(); };
   }
-  const ScenarioSummary s = run_scenario(robot, options);
-  if (s.fell) throw std::runtime_error("the simulated " + robot.model.name + " fell during '" + options.scenario + "'");
-  return s;
+  return o;
 }
 
 void inertial_stage(const DemoArgs& args) {
-  const Robot kid = load_robot("kid_humanoid");
-  ScenarioOptions walk;
-  walk.scenario = "walk";
-  walk.out_dir = args.out + "/kid_walk";
-  walk.seed = args.seed;
-  walk.lock_upper_body = true;
-  const ScenarioSummary sim = simulate(kid, walk, args);
-
-  InertialIdentificationOptions options;
-  options.model = "kid_humanoid";
-  options.data = walk.out_dir;
-  options.sensors = "contact";
-  options.source = "sensors";
-  options.lock_upper_body = true;
-  // Every link a realizable rigid body: noisy walking data leave some inertia directions weakly
-  // excited, and an unconstrained estimate can put negative principal moments there.
-  options.consistent = true;
-  options.truth_urdf = walk.out_dir + "/truth.urdf";
-  options.out_dir = args.out + "/kid_inertial";
-  if (!args.quiet) {
-    std::cerr << "identify inertial kid_humanoid " << options.data << " --sensors contact --consistent -> "
-              << options.out_dir << "\n";
-    options.progress = progress_line();
-  }
-  const InertialIdentificationResult r = run_inertial_identification(options);
-
+  const InertialDemo demo = run_inertial_demo(demo_options(args));
+  const InertialIdentificationResult& r = demo.identification;
   std::cout << "\nInertial identification, kid-size humanoid (" << r.base.num_base() << " base parameters, "
-            << r.samples << " samples of " << format_fixed(sim.duration_s, 1)
+            << r.samples << " samples of " << format_fixed(demo.walk.duration_s, 1)
             << " s walking, foot F/T + IMU + encoders)\n";
   std::cout << "                          nominal   identified   true\n";
   std::cout << "  total mass [kg]       " << std::setw(9) << format_fixed(r.nominal_total_mass, 3) << std::setw(13)
-            << format_fixed(r.total_mass, 3) << std::setw(7) << format_fixed(sim.true_total_mass, 3) << "\n";
+            << format_fixed(r.total_mass, 3) << std::setw(7) << format_fixed(demo.walk.true_total_mass, 3) << "\n";
   std::cout << "  base force RMS [N]    " << std::setw(9) << format_fixed(r.nominal_rms.force, 3) << std::setw(13)
             << format_fixed(r.identified_rms.force, 3) << "   (held-out motion)\n";
   std::cout << "  base moment RMS [N m] " << std::setw(9) << format_fixed(r.nominal_rms.moment, 3) << std::setw(13)
             << format_fixed(r.identified_rms.moment, 3) << "\n";
   std::cout << "  physically consistent: " << (r.physically_consistent ? "yes, every link" : "no") << "\n";
-  std::cout << "  report: " << fs::absolute(options.out_dir + "/report.html").string() << "\n";
+  std::cout << "  report: " << demo.report << "\n";
 }
 
 void static_stage(const DemoArgs& args) {
-  const Robot adult = load_robot("adult_humanoid");
-  ScenarioOptions poses;
-  poses.scenario = "static-poses";
-  poses.out_dir = args.out + "/adult_static_poses";
-  poses.seed = args.seed;
-  const ScenarioSummary sim = simulate(adult, poses, args);
-  ScenarioOptions squat = poses;
-  squat.scenario = "squat";
-  squat.out_dir = args.out + "/adult_squat";
-  simulate(adult, squat, args);
-
-  StaticPipelineOptions options;
-  options.total_mass = sim.true_total_mass;  // the robot on the scales
-  options.validate = squat.out_dir;
-  options.truth_urdf = poses.out_dir + "/truth.urdf";
-  const std::string out = args.out + "/adult_static";
-  if (!args.quiet)
-    std::cerr << "identify static adult_humanoid " << poses.out_dir << " --total-mass "
-              << format_fixed(options.total_mass, 3) << " --validate " << squat.out_dir << " -> " << out << "\n";
-  const StaticPipelineResult r = run_static_identification(adult, poses.out_dir, options);
-  write_static_identification(r, adult, out);
-
-  const nlohmann::json& s = r.summary;
+  const StaticDemo demo = run_static_demo(demo_options(args));
+  const nlohmann::json& s = demo.identification.summary;
   const auto gcom = [&](const char* model) {
     return format_fixed(s["gcom_error_mm"][model]["heldout"]["mean"].get<double>(), 2);
   };
@@ -123,7 +74,7 @@ void static_stage(const DemoArgs& args) {
   std::cout << "  total mass [kg]           " << std::setw(9)
             << format_fixed(s["total_mass"]["nominal"].get<double>(), 3) << std::setw(13)
             << format_fixed(s["total_mass"]["identified"].get<double>(), 3) << std::setw(7)
-            << format_fixed(sim.true_total_mass, 3) << "\n";
+            << format_fixed(demo.poses.true_total_mass, 3) << "\n";
   std::cout << "  held-out GCOM error [mm]  " << std::setw(9) << gcom("nominal") << std::setw(13) << gcom("identified")
             << "   (mean)\n";
   const std::pair<const char*, int> rows[] = {
@@ -131,7 +82,7 @@ void static_stage(const DemoArgs& args) {
   for (const auto& [label, k] : rows)
     std::cout << label << std::setw(9) << residual("nominal", k) << std::setw(13) << residual("identified", k)
               << std::setw(7) << residual("truth", k) << "   (mean)\n";
-  std::cout << "  report: " << fs::absolute(out + "/report.html").string() << "\n";
+  std::cout << "  report: " << demo.report << "\n";
 }
 
 }  // namespace

@@ -7,27 +7,14 @@
 
 #include <cstdio>
 #include <iostream>
-#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "dynid/core/atomic_file.hpp"
 #include "dynid/ident/excitation.hpp"
 #include "dynid/model/lock_joints.hpp"
+#include "dynid/pipeline/excitation_summary.hpp"
 
 namespace dynid::cli {
-namespace {
-
-using json = nlohmann::json;
-
-json metrics_json(const ExcitationMetrics& m) {
-  json out{{"condition_number", std::isfinite(m.condition_number) ? json(m.condition_number) : json(nullptr)},
-           {"log_det", std::isfinite(m.log_det) ? json(m.log_det) : json(nullptr)},
-           {"rank", m.rank}};
-  if (m.zmp_use > 0.0) out["zmp_use"] = m.zmp_use;
-  return out;
-}
-
-}  // namespace
 
 void register_excite(CLI::App& app, Action& action) {
   auto* cmd =
@@ -81,40 +68,8 @@ void register_excite(CLI::App& app, Action& action) {
         };
       const ExcitationDesign d = design_excitation(robot, options);
       if (!args->quiet && isatty(STDERR_FILENO)) std::cerr << "\n";
-      json extra{{"robot", robot.model.name},
-                 {"model", robot.urdf_path},
-                 {"mode", d.mode},
-                 {"sensors", d.sensors},
-                 {"criterion", d.criterion},
-                 {"num_base_parameters", d.num_base_parameters},
-                 {"regressor_samples", d.samples},
-                 {"iterations", d.iterations},
-                 {"seed", options.seed},
-                 {"limits",
-                  {{"velocity_fraction", options.velocity_fraction},
-                   {"max_acceleration", options.max_acceleration},
-                   {"position_margin", options.position_margin}}},
-                 {"initial", metrics_json(d.initial)},
-                 {"best_random", metrics_json(d.best_random)},
-                 {"optimized", metrics_json(d.optimized)}};
-      if (d.base_configuration.size() == 7) {
-        const VectorX& b = d.base_configuration;
-        extra["base"] = {{"position", {b[0], b[1], b[2]}}, {"quaternion_xyzw", {b[3], b[4], b[5], b[6]}}};
-      }
-      if (d.mode == "fixed-feet") extra["zmp_margin"] = d.zmp_margin;
-      const json doc = to_json(d.trajectory, d.duration_s, args->sample_rate, extra);
-      write_file_atomically(args->out, doc.dump(1) + "\n");
-      json summary{{"robot", robot.model.name},
-                   {"mode", d.mode},
-                   {"sensors", d.sensors},
-                   {"criterion", d.criterion},
-                   {"joints", d.trajectory.num_joints()},
-                   {"num_base_parameters", d.num_base_parameters},
-                   {"initial", metrics_json(d.initial)},
-                   {"best_random", metrics_json(d.best_random)},
-                   {"optimized", metrics_json(d.optimized)},
-                   {"out", args->out}};
-      std::cout << summary.dump(2) << "\n";
+      write_file_atomically(args->out, excitation_trajectory_json(robot, options, d, args->sample_rate).dump(1) + "\n");
+      std::cout << excitation_summary_json(robot, d, args->out).dump(2) << "\n";
       return 0;
     };
   });

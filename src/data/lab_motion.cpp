@@ -1,8 +1,10 @@
 #include "dynid/data/lab_motion.hpp"
 
 #include <algorithm>
+#include <sstream>
 #include <stdexcept>
 
+#include "dynid/core/number_format.hpp"
 #include "dynid/mocap/filtfilt.hpp"
 #include "dynid/mocap/marker_ik.hpp"
 
@@ -24,32 +26,97 @@ void encoder_joints_at(const Model& model, const LabRecording& rec, double t, Ve
   }
 }
 
+namespace {
+
+/// Median spacing of the frame times [s] (0 for fewer than two frames).
+double median_frame_period(const std::vector<double>& time) {
+  std::vector<double> steps;
+  for (std::size_t k = 1; k < time.size(); ++k) steps.push_back(time[k] - time[k - 1]);
+  if (steps.empty()) return 0.0;
+  std::nth_element(steps.begin(), steps.begin() + static_cast<long>(steps.size() / 2), steps.end());
+  return steps[steps.size() / 2];
+}
+
+}  // namespace
+
+MarkerConfigurations solve_marker_configurations(const Model& model, const MarkerTrajectories& markers,
+                                                 const LabRecording* encoders,
+                                                 const MarkerConfigurationOptions& options) {
+  const bool have_encoders = encoders && encoders->encoder_time.size() >= 2;
+  if (options.joints_from_encoders && !have_encoders)
+    throw std::runtime_error(markers.source + ": joints from the encoders need an encoders stream");
+  MarkerIkOptions ik_options;
+  ik_options.base_only = options.joints_from_encoders;
+  MarkerIk ik(model, model_markers(model), ik_options);
+  const std::vector<int> match = match_markers(markers, ik.markers());
+  const Eigen::Index frames = markers.frame_count();
+  const auto nm = static_cast<Eigen::Index>(ik.markers().size());
+  Eigen::Matrix3Xd y(3, nm);
+  if (options.calibrate_frames > 0) {
+    std::vector<Eigen::Matrix3Xd> trial;
+    for (Eigen::Index f = 0; f < std::min<Eigen::Index>(options.calibrate_frames, frames); ++f) {
+      model_marker_frame(markers, match, f, y);
+      trial.push_back(y);
+    }
+    calibrate_from_neutral_trial(ik, trial);
+  }
+  MarkerConfigurations out;
+  out.markers_in_model = static_cast<int>(nm);
+  out.markers_recorded = static_cast<int>(std::count_if(match.begin(), match.end(), [](int m) { return m >= 0; }));
+  const double period = median_frame_period(markers.time);
+  VectorX current;
+  for (Eigen::Index f = 0; f < frames; ++f) {
+    const double t = markers.time[static_cast<std::size_t>(f)];
+    model_marker_frame(markers, match, f, y);
+    if (f == 0) current = ik.initial_configuration(y);
+    if (options.joints_from_encoders) encoder_joints_at(model, *encoders, t, current);
+    MarkerIkFrame fit = ik.solve(y, current);
+    const bool gap = f > 0 && t - markers.time[static_cast<std::size_t>(f - 1)] > 1.5 * period;
+    if (options.restarts && (gap || fit.rms > options.restart_rms)) {
+      for (int start = 0; start < 3; ++start) {
+        VectorX q = ik.initial_configuration(y);
+        if (start == 0) q.tail(model.nq - 7) = current.tail(model.nq - 7);
+        if (start == 2) {
+          if (!have_encoders) break;
+          encoder_joints_at(model, *encoders, t, q);
+        }
+        const MarkerIkFrame trial = ik.solve(y, q);
+        if (trial.markers_used >= 3 && trial.rms < fit.rms) current = q, fit = trial;
+      }
+    }
+    out.time.push_back(t);
+    out.q.push_back(current);
+    out.rms.push_back(fit.rms);
+    out.max.push_back(fit.max);
+    out.used.push_back(fit.markers_used);
+    out.iterations.push_back(fit.iterations);
+  }
+  return out;
+}
+
 MarkerConfigurations solve_marker_configurations(const Model& model, const LabRecording& rec,
                                                  bool joints_from_encoders) {
   if (rec.markers.frame_count() == 0)
     throw std::runtime_error(rec.dataset.directory + ": the data set has no markers stream");
   if (joints_from_encoders && rec.encoder_time.size() < 2)
     throw std::runtime_error(rec.dataset.directory + ": joints from the encoders need an encoders stream");
-  MarkerIkOptions ik_options;
-  ik_options.base_only = joints_from_encoders;
-  MarkerIk ik(model, model_markers(model), ik_options);
-  const std::vector<int> match = match_markers(rec.markers, ik.markers());
-  const Eigen::Index frames = rec.markers.frame_count();
-  Eigen::Matrix3Xd y(3, static_cast<Eigen::Index>(ik.markers().size()));
-  MarkerConfigurations out;
-  VectorX current;
-  for (Eigen::Index f = 0; f < frames; ++f) {
-    const double t = rec.markers.time[static_cast<std::size_t>(f)];
-    model_marker_frame(rec.markers, match, f, y);
-    if (f == 0) current = ik.initial_configuration(y);
-    if (joints_from_encoders) encoder_joints_at(model, rec, t, current);
-    const MarkerIkFrame fit = ik.solve(y, current);
-    out.time.push_back(t);
-    out.q.push_back(current);
-    out.rms.push_back(fit.rms);
-    out.used.push_back(fit.markers_used);
+  MarkerConfigurationOptions options;
+  options.joints_from_encoders = joints_from_encoders;
+  return solve_marker_configurations(model, rec.markers, &rec, options);
+}
+
+std::string marker_configurations_csv(const Model& model, const MarkerConfigurations& c) {
+  std::ostringstream out;
+  out << "time";
+  for (const std::string& name : model.configuration_names()) out << ",q." << name;
+  out << ",marker_rms,marker_max,markers_used,iterations\n";
+  for (std::size_t f = 0; f < c.time.size(); ++f) {
+    out << format_exact(c.time[f]);
+    for (Eigen::Index k = 0; k < c.q[f].size(); ++k) out << ',' << format_exact(c.q[f][k]);
+    out << ',' << format_exact(c.rms[f]) << ',' << format_exact(c.max[f]) << ',' << c.used[f] << ',' << c.iterations[f]
+        << '\n';
   }
-  return out;
+  return out.str();
 }
 
 LabRecording plates_on_uniform_grid(const LabRecording& rec, double cutoff_hz, int order) {

@@ -16,12 +16,16 @@ std::optional<Eigen::Index> MocapRecording::find_marker(const std::string& label
   return static_cast<Eigen::Index>(it - marker_labels.begin());
 }
 
-MocapRecording read_mocap_file(const std::string& path) {
+MocapFileType mocap_file_type(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  if (ext == ".c3d") return read_c3d(path);
-  if (ext == ".trc") return read_trc(path);
+  if (ext == ".c3d") return MocapFileType::C3d;
+  if (ext == ".trc") return MocapFileType::Trc;
   throw std::runtime_error(path + ": unknown motion-capture file type (expected .c3d or .trc)");
+}
+
+MocapRecording read_mocap_file(const std::string& path) {
+  return mocap_file_type(path) == MocapFileType::C3d ? read_c3d(path) : read_trc(path);
 }
 
 }  // namespace dynid

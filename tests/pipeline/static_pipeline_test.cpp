@@ -8,6 +8,7 @@
 
 #include "cli/run_dynid.hpp"
 
+#include "dynid/data/lab_motion.hpp"
 #include "dynid/data/lab_recording.hpp"
 #include "dynid/data/settled_windows.hpp"
 #include "dynid/scenarios/scenario.hpp"
@@ -118,6 +119,22 @@ TEST(StaticPipeline, StagesOneByOneGiveTheCommandsFiles) {
     EXPECT_FALSE(a.empty()) << file;
     EXPECT_TRUE(a == b) << file << " differs between the stages and the command";
   }
+}
+
+// `dynid ik` and the library's marker IK over a recording are one implementation: the command's CSV
+// is the library's configurations written out.
+TEST(StaticPipeline, IkCommandWritesTheLibrarysConfigurations) {
+  const std::string model = std::string(DYNID_MODELS_DIR) + "/adult_humanoid.urdf";
+  const Robot robot = load_robot(model);
+  const LabRecording rec = read_lab_recording(lab_data().squat);
+  MarkerConfigurationOptions options;
+  options.restarts = true;
+  const MarkerConfigurations ik = solve_marker_configurations(robot.model, rec.markers, &rec, options);
+  ASSERT_EQ(ik.time.size(), static_cast<std::size_t>(rec.markers.frame_count()));
+  const std::string csv = test::fresh_dir("static_pipeline", "ik.csv");
+  const Result cli = run("ik " + model + " " + lab_data().squat + " --out " + csv);
+  ASSERT_EQ(cli.code, 0) << cli.err;
+  EXPECT_TRUE(test::read_file(csv) == marker_configurations_csv(robot.model, ik));
 }
 
 TEST(StaticPipeline, ClearErrorsOnMissingStreams) {

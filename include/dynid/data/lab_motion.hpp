@@ -15,16 +15,44 @@
 namespace dynid {
 
 struct MarkerConfigurations {
-  std::vector<double> time;  ///< marker frame times [s]
-  std::vector<VectorX> q;    ///< IK solution per frame (nq)
-  std::vector<double> rms;   ///< marker RMS of each frame's fit [m]
-  std::vector<int> used;     ///< markers used per frame (fewer than 3: no fit, q held)
+  std::vector<double> time;     ///< marker frame times [s]
+  std::vector<VectorX> q;       ///< IK solution per frame (nq)
+  std::vector<double> rms;      ///< marker RMS of each frame's fit [m]
+  std::vector<double> max;      ///< largest marker distance of each frame's fit [m]
+  std::vector<int> used;        ///< markers used per frame (fewer than 3: no fit, q held)
+  std::vector<int> iterations;  ///< IK iterations of each frame's kept fit
+  int markers_recorded = 0;     ///< model markers the recording has (by name)
+  int markers_in_model = 0;
 };
 
-/// Marker IK of every marker frame of `recording`, each frame starting from the previous solution.
-/// `joints_from_encoders`: the joints are held at the encoder readings (linearly interpolated at
-/// the frame time) and only the base is solved. Throws naming the data set when the markers (or,
-/// with `joints_from_encoders`, the encoders) are missing or fewer than 3 model markers are recorded.
+struct MarkerConfigurationOptions {
+  /// Hold the joints at the encoder readings (linearly interpolated at the frame time) and solve
+  /// only the base.
+  bool joints_from_encoders = false;
+  /// After a gap in the frame times (over 1.5 median frame periods: a new trial or pose) or a fit
+  /// worse than `restart_rms`, solve the frame again from the base markers (Kabsch) with the
+  /// previous frame's joints, with the neutral joints and, when the recording has encoders, with
+  /// the encoders' joints, and keep the best fit. For recordings of many separate poses or trials.
+  bool restarts = false;
+  double restart_rms = 2e-3;  ///< [m]
+  /// Calibrate the model's marker offsets on the first N frames (a neutral static trial) first.
+  int calibrate_frames = 0;
+};
+
+/// Marker IK of every frame of `markers`, each frame starting from the previous solution.
+/// `encoders`: a recording whose encoder stream gives the joints (joints_from_encoders) or the
+/// restarts' third start; may be null. Throws when fewer than 3 model markers are recorded, or when
+/// joints_from_encoders is set without an encoder stream.
+MarkerConfigurations solve_marker_configurations(const Model& model, const MarkerTrajectories& markers,
+                                                 const LabRecording* encoders,
+                                                 const MarkerConfigurationOptions& options);
+
+/// The configurations as CSV (`dynid ik`'s output): time, q.<coordinate>..., marker_rms,
+/// marker_max [m], markers_used, iterations; numbers that read back exactly.
+std::string marker_configurations_csv(const Model& model, const MarkerConfigurations& configurations);
+
+/// The same on a lab recording's markers and encoders, without restarts. Throws naming the data set
+/// when the markers (or, with `joints_from_encoders`, the encoders) are missing.
 MarkerConfigurations solve_marker_configurations(const Model& model, const LabRecording& recording,
                                                  bool joints_from_encoders);
 

@@ -45,8 +45,13 @@ struct MocapRecording {
   std::optional<Eigen::Index> find_marker(const std::string& label) const;
 };
 
-/// Reads a C3D or TRC file (chosen by extension, .c3d or .trc, any case). Throws
-/// std::runtime_error "PATH: reason".
+enum class MocapFileType { C3d, Trc };
+
+/// The type of a motion-capture file by its extension (.c3d or .trc, any case). Throws
+/// std::runtime_error "PATH: unknown motion-capture file type ..." for anything else.
+MocapFileType mocap_file_type(const std::string& path);
+
+/// Reads a C3D or TRC file (mocap_file_type). Throws std::runtime_error "PATH: reason".
 MocapRecording read_mocap_file(const std::string& path);
 
 }  // namespace dynid

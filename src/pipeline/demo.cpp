@@ -1,0 +1,87 @@
+#include "dynid/pipeline/demo.hpp"
+
+#include <filesystem>
+#include <stdexcept>
+
+#include "dynid/core/number_format.hpp"
+#include "dynid/model/robot.hpp"
+
+namespace dynid {
+namespace {
+
+void announce(const DemoOptions& o, const std::string& line) {
+  if (o.announce) o.announce(line);
+}
+
+std::function<void(double, const std::string&)> progress(const DemoOptions& o) {
+  return o.progress ? o.progress() : nullptr;
+}
+
+/// Simulates one scenario; a fall is an error (the demo's data would mean nothing).
+ScenarioSummary simulate(const Robot& robot, ScenarioOptions scenario, const DemoOptions& o) {
+  announce(o, "simulate " + robot.model.name + " --scenario " + scenario.scenario + " -> " + scenario.out_dir);
+  scenario.progress = progress(o);
+  const ScenarioSummary s = run_scenario(robot, scenario);
+  if (s.fell)
+    throw std::runtime_error("the simulated " + robot.model.name + " fell during '" + scenario.scenario + "'");
+  return s;
+}
+
+}  // namespace
+
+InertialDemo run_inertial_demo(const DemoOptions& o) {
+  InertialDemo demo;
+  const Robot kid = load_robot("kid_humanoid");
+  ScenarioOptions walk;
+  walk.scenario = "walk";
+  walk.out_dir = o.out_dir + "/kid_walk";
+  walk.seed = o.seed;
+  walk.lock_upper_body = true;
+  demo.walk = simulate(kid, walk, o);
+
+  InertialIdentificationOptions options;
+  options.model = "kid_humanoid";
+  options.data = walk.out_dir;
+  options.sensors = "contact";
+  options.source = "sensors";
+  options.lock_upper_body = true;
+  // Every link a realizable rigid body: noisy walking data leave some inertia directions weakly
+  // excited, and an unconstrained estimate can put negative principal moments there.
+  options.consistent = true;
+  options.truth_urdf = walk.out_dir + "/truth.urdf";
+  options.out_dir = o.out_dir + "/kid_inertial";
+  announce(o,
+           "identify inertial kid_humanoid " + options.data + " --sensors contact --consistent -> " + options.out_dir);
+  options.progress = progress(o);
+  demo.identification = run_inertial_identification(options);
+  demo.report = std::filesystem::absolute(options.out_dir + "/report.html").string();
+  return demo;
+}
+
+StaticDemo run_static_demo(const DemoOptions& o) {
+  StaticDemo demo;
+  const Robot adult = load_robot("adult_humanoid");
+  ScenarioOptions poses;
+  poses.scenario = "static-poses";
+  poses.out_dir = o.out_dir + "/adult_static_poses";
+  poses.seed = o.seed;
+  demo.poses = simulate(adult, poses, o);
+  ScenarioOptions squat = poses;
+  squat.scenario = "squat";
+  squat.out_dir = o.out_dir + "/adult_squat";
+  simulate(adult, squat, o);
+
+  StaticPipelineOptions options;
+  options.total_mass = demo.poses.true_total_mass;  // the robot on the scales
+  options.validate = squat.out_dir;
+  options.truth_urdf = poses.out_dir + "/truth.urdf";
+  const std::string out = o.out_dir + "/adult_static";
+  announce(o, "identify static adult_humanoid " + poses.out_dir + " --total-mass " +
+                  format_fixed(options.total_mass, 3) + " --validate " + squat.out_dir + " -> " + out);
+  demo.identification = run_static_identification(adult, poses.out_dir, options);
+  write_static_identification(demo.identification, adult, out);
+  demo.report = std::filesystem::absolute(out + "/report.html").string();
+  return demo;
+}
+
+}  // namespace dynid
