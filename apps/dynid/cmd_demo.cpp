@@ -54,6 +54,23 @@ void inertial_stage(const DemoArgs& args) {
   std::cout << "  base moment RMS [N m] " << std::setw(9) << format_fixed(r.nominal_rms.moment, 3) << std::setw(13)
             << format_fixed(r.identified_rms.moment, 3) << "\n";
   std::cout << "  physically consistent: " << (r.physically_consistent ? "yes, every link" : "no") << "\n";
+  // Parameter by parameter: how far the identified model is from the truth, relative to CAD's error.
+  if (!r.parameter_error_vs_nominal.empty()) {
+    std::cout << "  error vs CAD's (median |identified - true| / median |CAD - true| per class; < 1 is better):\n   ";
+    for (const auto& [label, ratio] : r.parameter_error_vs_nominal)
+      if (label == "mass" || label == "first_moment" || label == "inertia")
+        std::cout << " " << label << " " << format_fixed(ratio, ratio < 0.1 ? 3 : 2);
+    std::cout << "\n";
+  }
+  if (r.determination.size() > 0) {
+    int determined = 0, kept = 0;
+    for (Eigen::Index k = 0; k < r.determination.size(); ++k) {
+      determined += r.determination[k] >= 0.75 ? 1 : 0;
+      kept += r.determination[k] <= 0.25 ? 1 : 0;
+    }
+    std::cout << "  base parameters determined by this motion: " << determined << ", kept at CAD: " << kept
+              << ", partly: " << r.determination.size() - determined - kept << "\n";
+  }
   std::cout << "  report: " << demo.report << "\n";
 }
 

@@ -26,7 +26,7 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
     std::vector<std::string> locks;
     std::string mocap_joints = "auto";
     std::optional<double> cutoff_hz;
-    std::optional<double> prior;
+    std::string prior = "auto";
     bool quiet = false;
   };
   auto args = std::make_shared<Args>();
@@ -55,8 +55,9 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
                   "Newton iterations per barrier step of the consistent fit at most")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--prior", args->prior,
-                  "Weight of the pull toward the nominal model, relative to the data (0 = none; default: mocap 1e-4, "
-                  "else 0)");
+                  "auto (default): keep what the data do not determine at the CAD model, with the data's weight from "
+                  "their own spread (docs/identification.md); or a number: weight of an isotropic pull toward the "
+                  "nominal base parameters relative to the data (0 = none)");
   cmd->add_option("--weighting", o.weighting,
                   "Row weights: sensors (their noise) | residual (each equation also by its own residual, Gautier)")
       ->check(CLI::IsMember({"sensors", "residual"}));
@@ -77,7 +78,18 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
     action = [args] {
       InertialIdentificationOptions opts = args->o;
       for (const std::string& text : args->locks) opts.locks.push_back(parse_joint_lock(text));
-      if (args->prior) opts.prior = *args->prior;
+      if (args->prior != "auto") {
+        std::size_t used = 0;
+        double weight = 0.0;
+        try {
+          weight = std::stod(args->prior, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used != args->prior.size())
+          throw std::invalid_argument("--prior: 'auto' or a weight, not '" + args->prior + "'");
+        opts.prior = weight;
+      }
       if (args->cutoff_hz) opts.sensor_options.cutoff_hz = opts.mocap_options.cutoff_hz = *args->cutoff_hz;
       opts.mocap_options.joints = args->mocap_joints == "encoders"  ? MocapJoints::Encoders
                                   : args->mocap_joints == "markers" ? MocapJoints::Markers

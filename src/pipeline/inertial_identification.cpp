@@ -1,8 +1,12 @@
 #include "dynid/pipeline/inertial_identification.hpp"
 
+#include <Eigen/Eigenvalues>
+#include <Eigen/SVD>
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -149,6 +153,38 @@ VectorX base_parameter_relative_errors(const BaseParameters& base, const VectorX
   return e;
 }
 
+std::vector<std::pair<std::string, double>> parameter_error_vs_nominal(const BaseParameters& base,
+                                                                       const VectorX& identified,
+                                                                       const VectorX& nominal, const VectorX& truth) {
+  const auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  };
+  const std::pair<const char*, std::vector<std::string>> classes[] = {
+      {"mass", {"m"}},
+      {"first_moment", {"mcx", "mcy", "mcz"}},
+      {"inertia", {"Ixx", "Ixy", "Ixz", "Iyy", "Iyz", "Izz"}},
+      {"Ixx_Ixy_Ixz", {"Ixx", "Ixy", "Ixz"}},
+      {"Iyy_Iyz", {"Iyy", "Iyz"}},
+      {"Izz", {"Izz"}}};
+  std::vector<std::pair<std::string, double>> out;
+  for (const auto& [label, suffixes] : classes) {
+    std::vector<double> id, nom;
+    for (int k = 0; k < base.num_base(); ++k) {
+      const std::string name = base.name(k);
+      const std::string suffix = name.substr(name.rfind('.') + 1);
+      if (std::find(suffixes.begin(), suffixes.end(), suffix) == suffixes.end()) continue;
+      id.push_back(std::abs(identified[k] - truth[k]));
+      nom.push_back(std::abs(nominal[k] - truth[k]));
+    }
+    if (id.empty()) continue;
+    const double denominator = median(nom);
+    out.emplace_back(label, denominator > 0.0 ? median(id) / denominator : std::numeric_limits<double>::infinity());
+  }
+  return out;
+}
+
 double default_prior(const std::string& source) { return source == "mocap" ? 3e-4 : 0.0; }
 
 namespace {
@@ -178,8 +214,11 @@ InertialProblem prepare_inertial_identification(const InertialIdentificationOpti
   if (!(o.holdout_fraction > 0.0 && o.holdout_fraction < 1.0))
     throw std::invalid_argument("held-out fraction must lie in (0, 1)");
 
-  p.prior = o.prior.value_or(default_prior(o.source));
+  p.cad_prior = !o.prior.has_value();
+  p.prior = o.prior.value_or(0.0);
   if (p.prior < 0.0 || !std::isfinite(p.prior)) throw std::invalid_argument("--prior must be a weight >= 0");
+  if (p.cad_prior && !(o.cad_prior_fraction > 0.0 && o.cad_prior_block_s > 0.0))
+    throw std::invalid_argument("the CAD prior needs a positive fraction and block length");
   p.set = parse_sensor_set(model, sidecar, o.sensors);
   BaseParameterOptions bo;
   if (o.sensors == "contact" && model.floating_base) bo.rows = base_link_rows(model);
@@ -239,6 +278,23 @@ InertialProblem prepare_inertial_identification(const InertialIdentificationOpti
         "offset." +
         model.bodies[static_cast<std::size_t>(p.set.torque_joints[static_cast<std::size_t>(k)])].joint_name);
   p.unknown_names.insert(p.unknown_names.end(), names.begin(), names.end());
+  if (p.cad_prior) {
+    // N(nominal, S) on the standard parameters; on base parameters N(K pi_0, K S K^T).
+    p.cad_scales = cad_parameter_scales(model, o.cad_prior_fraction);
+    const int np = p.num_offsets + nx;
+    p.prior_information = MatrixX::Zero(np, np);
+    p.prior_mean = VectorX::Zero(np);
+    p.prior_mean.tail(nx) = p.x_nominal;
+    if (p.fixed_part) {
+      for (int k = 0; k < nx; ++k) {
+        const double sd = p.cad_scales[p.free_params[static_cast<std::size_t>(k)]];
+        p.prior_information(p.num_offsets + k, p.num_offsets + k) = 1.0 / (sd * sd);
+      }
+    } else {
+      const MatrixX covariance = base.K * p.cad_scales.array().square().matrix().asDiagonal() * base.K.transpose();
+      p.prior_information.bottomRightCorner(nx, nx) = covariance.ldlt().solve(MatrixX::Identity(nx, nx));
+    }
+  }
   return p;
 }
 
@@ -246,6 +302,23 @@ std::unique_ptr<MotionSource> open_motion_source(const InertialProblem& p, bool 
   return make_source(p.options, p.model, p.sidecar(), validation ? p.validation_set : p.train_set,
                      validation ? p.validation_window : p.train_window);
 }
+
+namespace {
+
+/// Rows U with U^T U = P for a positive semidefinite P (zero rows where P has none).
+MatrixX information_rows(const MatrixX& P) {
+  const Eigen::SelfAdjointEigenSolver<MatrixX> eig(P);
+  return eig.eigenvalues().cwiseMax(0.0).cwiseSqrt().asDiagonal() * eig.eigenvectors().transpose();
+}
+
+/// Condition number of the data's factor (infinite when it is singular: the prior decides there).
+double factor_condition(const MatrixX& R) {
+  const Eigen::JacobiSVD<MatrixX> svd(R);
+  const VectorX& sv = svd.singularValues();
+  return sv[sv.size() - 1] > 0.0 ? sv[0] / sv[sv.size() - 1] : std::numeric_limits<double>::infinity();
+}
+
+}  // namespace
 
 InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
   const InertialIdentificationOptions& o = p.options;
@@ -259,6 +332,11 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
   IdentificationRows rows(model, sidecar, p.base, p.set, train->noise());
   rows.set_support(model, sidecar, p.train_set.segments);
   const bool residual_weighting = o.weighting == "residual";
+  // The CAD prior's weight comes from the scores of contiguous blocks of samples (not with residual
+  // weighting: that already puts each equation group in units of its own residual).
+  const bool cad_blocks = p.cad_prior && !residual_weighting;
+  std::vector<StreamingLeastSquares> blocks;
+  double block_start = 0.0;
   ResidualWeighting by_equation(residual_weighting ? np : 0);
   const long expected = std::max(1L, train->size_hint());
   MotionSample s;
@@ -282,10 +360,17 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
       }
       A = &A_all;
     }
-    if (residual_weighting)
+    if (cad_blocks) {
+      if (blocks.empty() || s.time - block_start >= o.cad_prior_block_s) {
+        blocks.emplace_back(np, 256);
+        block_start = s.time;
+      }
+      blocks.back().add(*A, *b, rows.weights());
+    } else if (residual_weighting) {
       by_equation.add(*A, *b, rows.weights());
-    else
+    } else {
       ls.add(*A, *b, rows.weights());
+    }
     if (++e.samples % 500 == 0)
       report_progress(o, 0.05 + 0.6 * std::min(1.0, static_cast<double>(e.samples) / static_cast<double>(expected)),
                       "estimation: " + std::to_string(e.samples) + " samples");
@@ -293,6 +378,11 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
   if (e.samples == 0) throw std::runtime_error(o.data + ": no training samples");
   const double prior = p.fixed_part ? std::max(p.prior, 1e-6) : p.prior;
   auto add_prior = [&](StreamingLeastSquares& data) {
+    if (p.cad_prior) {
+      const MatrixX U = information_rows(p.prior_information);
+      data.add(U, U * p.prior_mean);
+      return;
+    }
     if (prior <= 0.0) return;
     const MatrixX& R = data.information_factor();
     const double lambda = prior * R.bottomRightCorner(nx, nx).squaredNorm() / static_cast<double>(nx);
@@ -313,6 +403,39 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
                     ? coordinates[static_cast<std::size_t>(g.equation)]
                     : "projected " + std::to_string(g.equation + 1) + " of " + std::to_string(g.equations_per_sample);
     }
+  } else if (cad_blocks) {
+    report_progress(o, 0.65, "CAD prior: the data's weight from " + std::to_string(blocks.size()) + " blocks");
+    std::vector<InformationBlock> information;
+    for (StreamingLeastSquares& block : blocks) {
+      const MatrixX& R = block.information_factor();
+      information.push_back({R.transpose() * R, R.transpose() * block.factor_rhs()});
+      ls.merge(block);
+    }
+    e.cad_prior = fit_with_cad_prior(information, p.prior_information, p.prior_mean);
+    const double c = e.cad_prior->data_scale;
+    // The factor of data / c plus the prior, for the stages that work on (R, z): the consistent
+    // fit, the offsets, the standard deviations of two-phase mode.
+    const MatrixX& R = ls.information_factor();
+    const VectorX z = ls.factor_rhs();
+    const MatrixX U = information_rows(p.prior_information);
+    MatrixX stacked(2 * np, np);
+    stacked << R / std::sqrt(c), U;
+    VectorX rhs(2 * np);
+    rhs << z / std::sqrt(c), U * p.prior_mean;
+    const Eigen::HouseholderQR<MatrixX> qr(stacked);
+    const VectorX qtb = qr.householderQ().transpose() * rhs;
+    e.information_factor = qr.matrixQR().topRows(np).triangularView<Eigen::Upper>();
+    e.factor_rhs = qtb.head(np);
+    e.residual_sum_of_squares = ls.residual_sum_of_squares() / c + qtb.tail(np).squaredNorm();
+    e.rows = ls.rows() + np;
+    LeastSquaresSolution& sol = e.solution;
+    sol.x = e.cad_prior->x;
+    sol.standard_deviation = e.cad_prior->posterior_variance.cwiseSqrt();
+    sol.rows = ls.rows();
+    sol.residual_rms =
+        std::sqrt(((R * sol.x - z).squaredNorm() + ls.residual_sum_of_squares()) / static_cast<double>(ls.rows()));
+    sol.condition_number = factor_condition(R);
+    return e;
   } else {
     add_prior(ls);
   }
@@ -341,6 +464,11 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
   r.samples = e.samples;
   r.weighting_scales = e.weighting_scales;
   r.residual_rms_weighted = sol.residual_rms;
+  if (e.cad_prior) {
+    r.cad_data_scale = e.cad_prior->data_scale;
+    r.prior_std = e.cad_prior->prior_variance.tail(nx).cwiseSqrt();
+    r.determination = determination(*e.cad_prior).tail(nx);
+  }
   // The inertial parameters' factor with the offsets profiled out: ||R x - z||^2 + const.
   const MatrixX R_x = e.information_factor.bottomRightCorner(nx, nx);
   const VectorX z_x = e.factor_rhs.tail(nx);
@@ -394,6 +522,11 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
       r.standard_parameters = r.consistent_fit->pi;
       // Reported base parameters (and their error against the truth) are the consistent model's.
       r.base_values = K * r.standard_parameters;
+    } else if (p.cad_prior) {
+      // The CAD prior's most likely standard parameters with these base parameters:
+      // pi_0 + S K^T (K S K^T)^-1 (x - K pi_0), each body moved on its own scale.
+      const MatrixX SKt = p.cad_scales.array().square().matrix().asDiagonal() * K.transpose();
+      r.standard_parameters = pi_nominal + SKt * (K * SKt).ldlt().solve(r.base_values - K * pi_nominal);
     } else {
       r.standard_parameters =
           pi_nominal + K.transpose() * (K * K.transpose()).ldlt().solve(r.base_values - K * pi_nominal);
@@ -449,6 +582,7 @@ void compare_with_truth(const InertialProblem& p, const Model& truth, InertialId
   r.truth_total_mass = truth.total_mass();
   r.base_param_max_rel_error = base_parameter_relative_errors(p.base, r.base_values, *r.base_truth).maxCoeff();
   r.total_mass_error = r.total_mass - *r.truth_total_mass;
+  r.parameter_error_vs_nominal = parameter_error_vs_nominal(p.base, r.base_values, r.base_nominal, *r.base_truth);
 }
 
 void validate_identification(const InertialProblem& p, const Model* truth, InertialIdentificationResult& r) {
@@ -549,7 +683,22 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
   j["base_parameters"] = p.base.num_base();
   j["condition_number"] = r.condition_number;
   j["residual_rms_weighted"] = r.residual_rms_weighted;
-  j["prior"] = r.prior;
+  if (p.cad_prior) {
+    j["prior"] = "cad";
+    int determined = 0, kept = 0;
+    for (Eigen::Index k = 0; k < r.determination.size(); ++k) {
+      if (r.determination[k] >= 0.75) ++determined;
+      if (r.determination[k] <= 0.25) ++kept;
+    }
+    j["cad_prior"] = {{"fraction", o.cad_prior_fraction},
+                      {"block_s", o.cad_prior_block_s},
+                      {"data_scale", r.cad_data_scale ? json(*r.cad_data_scale) : json(nullptr)},
+                      {"determined_by_motion", determined},
+                      {"kept_at_cad", kept},
+                      {"partly", static_cast<int>(r.determination.size()) - determined - kept}};
+  } else {
+    j["prior"] = r.prior;
+  }
   json weighting;
   weighting["mode"] = o.weighting;
   if (!r.weighting_scales.empty()) {
@@ -593,6 +742,11 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
       "wrench_rms: base force [N]; moment_rms: base moment [N m]; torque_rms: joint torque [N m]; projected_rms: "
       "generalized force in the null space of the contact Jacobians (contact forces projected out)";
   j["validation"] = v;
+  if (!r.parameter_error_vs_nominal.empty()) {
+    json ratios = json::object();
+    for (const auto& [label, ratio] : r.parameter_error_vs_nominal) ratios[label] = ratio;
+    j["parameter_error_vs_nominal"] = ratios;
+  }
   if (r.base_param_max_rel_error) {
     j["base_param_max_rel_error"] = *r.base_param_max_rel_error;
     j["total_mass_error"] = *r.total_mass_error;
@@ -623,6 +777,13 @@ std::vector<std::string> write_inertial_identification(const InertialProblem& p,
     e["std"] = r.base_std[k];
     e["nominal"] = r.base_nominal[k];
     if (r.base_truth) e["truth"] = (*r.base_truth)[k];
+    if (r.determination.size() == base.num_base()) {
+      e["prior_std"] = r.prior_std[k];
+      e["determination"] = r.determination[k];
+      e["status"] = r.determination[k] >= 0.75   ? "determined by this motion"
+                    : r.determination[k] <= 0.25 ? "kept at CAD"
+                                                 : "partly determined";
+    }
     json terms = json::array();
     for (const ParameterTerm& t : base.groups[static_cast<std::size_t>(k)])
       terms.push_back(

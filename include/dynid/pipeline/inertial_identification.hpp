@@ -22,6 +22,7 @@
 #include "dynid/data/mocap_source.hpp"
 #include "dynid/data/sensor_source.hpp"
 #include "dynid/ident/base_parameters.hpp"
+#include "dynid/ident/cad_prior.hpp"
 #include "dynid/ident/physical_consistency.hpp"
 #include "dynid/ident/residual_weighting.hpp"
 #include "dynid/ident/sensor_projection.hpp"
@@ -47,9 +48,14 @@ struct InertialIdentificationOptions {
   std::string truth_urdf;               ///< compare with this model's base parameters (simulation truth)
   bool consistent = false;              ///< physically consistent estimate (pseudo-inertia LMI fit)
   ConsistentFitOptions consistent_fit;  ///< its prior weight and iterations
-  /// Weight of the pull toward the nominal base parameters (relative to the data's mean information
-  /// per parameter); unset: `default_prior(source)`.
+  /// Weight of an isotropic pull toward the nominal base parameters (relative to the data's mean
+  /// information per parameter). Unset (the default, `--prior auto`): the CAD prior with its weight
+  /// from the data (ident/cad_prior.hpp), so that what the motion does not determine stays at CAD.
   std::optional<double> prior;
+  /// The CAD prior's standard deviations as a fraction of each body's scale (ident/cad_prior.hpp).
+  double cad_prior_fraction = 0.3;
+  /// Length of the contiguous blocks of training samples whose scores estimate the data's weight [s].
+  double cad_prior_block_s = 0.5;
   /// Row weights: "sensors" (1 / sigma^2 of the measured forces' noise) or "residual" (those, each
   /// equation group further scaled by its own residual variance: ident/residual_weighting.hpp).
   std::string weighting = "sensors";
@@ -84,7 +90,8 @@ struct ValidationSeries {
   std::vector<std::vector<double>> measured_torque, nominal_torque, identified_torque;  ///< [joint][sample]
 };
 
-/// The prior weight used when none is given: 3e-4 for "mocap", 0 otherwise. The motion-capture
+/// The isotropic prior weight `--source mocap` used before the CAD prior (3e-4; 0 otherwise), kept
+/// for `--prior` comparisons in docs/identification.md. The motion-capture
 /// path's wrenches and motion carry systematic errors (markers differentiated twice, motion
 /// low-passed at 4 Hz) far above the plates' noise class that weights its rows; unregularised, least
 /// squares fits them into the combinations a squat hardly excites (realistic adult squat: held-out
@@ -129,6 +136,16 @@ struct InertialIdentificationResult {
   /// than the nominal one, each a sentence with both RMS values: the data do not support the fit there.
   std::vector<std::string> warnings;
   std::vector<TorqueOffset> torque_offsets;  ///< with `torque_offsets`
+  /// With the CAD prior: c (the equations' error in units of their sensors' noise, squared), and per
+  /// inertial unknown (base parameter, or free standard parameter in two-phase mode) its prior
+  /// standard deviation and how much of its prior variance the data removed (0 kept at CAD .. 1
+  /// determined by the motion).
+  std::optional<double> cad_data_scale;
+  VectorX prior_std, determination;
+  /// With a truth: per class of base parameter (mass, first_moment, inertia, and the inertia's
+  /// Ixx_Ixy_Ixz, Iyy_Iyz, Izz), median |identified - truth| / median |nominal - truth|: below 1 the
+  /// identified model is closer to the truth than the CAD model.
+  std::vector<std::pair<std::string, double>> parameter_error_vs_nominal;
   std::string summary_json;
   std::vector<std::string> written_files;
 };
@@ -153,7 +170,11 @@ struct InertialProblem {
   VectorX x_nominal;  ///< nominal value of each inertial unknown (the prior's target)
   int num_offsets = 0;
   std::vector<std::string> unknown_names;  ///< offsets, then the inertial unknowns
-  double prior = 0.0;                      ///< the prior weight used
+  double prior = 0.0;                      ///< the isotropic prior weight used (not with the CAD prior)
+  bool cad_prior = false;                  ///< the CAD prior with its weight from the data
+  VectorX cad_scales;                      ///< its standard deviation of each standard parameter
+  MatrixX prior_information;               ///< its information on the unknowns (zero for offsets)
+  VectorX prior_mean;                      ///< its mean (zero for offsets)
 
   const RobotSidecar& sidecar() const { return *robot.sidecar; }
   int num_inertial_unknowns() const { return fixed_part ? static_cast<int>(free_params.size()) : base.num_base(); }
@@ -168,6 +189,7 @@ struct InertialEstimate {
   double residual_sum_of_squares = 0.0;
   long rows = 0;
   std::vector<EquationGroupScale> weighting_scales;  ///< with residual weighting
+  std::optional<CadPriorFit> cad_prior;              ///< with the CAD prior
   long samples = 0;
   std::string source_description;
 };
