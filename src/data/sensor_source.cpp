@@ -20,6 +20,7 @@ Eigen::VectorXd filtered_channel(const CsvStream& s, const std::string& name, co
     if (!std::isfinite(x[i]))
       throw std::runtime_error(s.path + ": line " + std::to_string(i + 2) + ": channel '" + name +
                                "' is empty or not finite");
+  if (filter.b.size() == 0) return x;  // no low-pass
   if (x.size() <= filtfilt_padlen(filter))
     throw std::runtime_error(s.path + ": too few samples (" + std::to_string(x.size()) + ") to filter");
   return filtfilt(filter, x);
@@ -55,6 +56,12 @@ Vector3 log3(const Matrix3& R) {
   return aa.angle() * aa.axis();
 }
 
+/// The low-pass of the options at `rate`, or an empty filter (none) when the cut-off is <= 0.
+IirFilter lowpass(const SensorSourceOptions& o, double rate) {
+  if (!(o.cutoff_hz > 0.0)) return {};
+  return butterworth_lowpass(o.filter_order, o.cutoff_hz, rate);
+}
+
 }  // namespace
 
 bool SensorSource::next(MotionSample& sample) {
@@ -69,7 +76,7 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
   const CsvStream enc = read_csv_stream(dataset.stream("encoders").file);
   const double rate = dataset.stream("encoders").rate_hz;
   const double dt = 1.0 / rate;
-  const IirFilter enc_filter = butterworth_lowpass(options.filter_order, options.cutoff_hz, rate);
+  const IirFilter enc_filter = lowpass(options, rate);
   const Eigen::VectorXd times = enc.values.col(0);
   const Eigen::Index n = times.size();
   if (n < 5) throw std::runtime_error(enc.path + ": too few samples");
@@ -104,7 +111,7 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
   Eigen::MatrixXd ft_values, plate_values;
   if (wrench_source == "ft") {
     const CsvStream ft = read_csv_stream(dataset.stream("ft").file);
-    const IirFilter f = butterworth_lowpass(options.filter_order, options.cutoff_hz, dataset.stream("ft").rate_hz);
+    const IirFilter f = lowpass(options, dataset.stream("ft").rate_hz);
     std::vector<std::string> names;
     for (std::size_t c = 0; c < nc; ++c) {
       for (std::size_t s = 0; s < sidecar.ft_sensors.size(); ++s)
@@ -132,7 +139,7 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
                                "(marker registration), which the sensor path does not do yet; use foot F/T "
                                "sensors (--wrenches ft) or --source truth");
     const CsvStream plates = read_csv_stream(dataset.stream("plates").file);
-    const IirFilter f = butterworth_lowpass(options.filter_order, options.cutoff_hz, dataset.stream("plates").rate_hz);
+    const IirFilter f = lowpass(options, dataset.stream("plates").rate_hz);
     std::vector<std::string> names;
     static const char* const kPlate[6] = {"fx", "fy", "fz", "mx", "my", "mz"};
     for (const ForcePlateInfo& p : dataset.force_plates)
@@ -149,14 +156,15 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
     const Frame& fr = model.frames[static_cast<std::size_t>(model.frame_index(sidecar.imu->name))];
     if (fr.body == 1) {
       const CsvStream imu = read_csv_stream(dataset.stream("imu").file);
-      const IirFilter f = butterworth_lowpass(options.filter_order, options.cutoff_hz, dataset.stream("imu").rate_hz);
+      const IirFilter f = lowpass(options, dataset.stream("imu").rate_hz);
       const std::string& nm = sidecar.imu->name;
       gyro = resampled(imu, {nm + ".gyro.x", nm + ".gyro.y", nm + ".gyro.z"}, f, times);
       if (options.use_accelerometer &&
           std::find(imu.header.begin(), imu.header.end(), nm + ".acc.x") != imu.header.end())
-        // A sample is the mean over the period before it: centred half a period earlier.
+        // A sample is the mean over the period before it: centred half a period earlier (a
+        // simulated one: a whole period, SensorSourceOptions::accel_delay_samples).
         accel = resampled(imu, {nm + ".acc.x", nm + ".acc.y", nm + ".acc.z"}, f,
-                          (times.array() + 0.5 / dataset.stream("imu").rate_hz).matrix());
+                          (times.array() + options.accel_delay_samples / dataset.stream("imu").rate_hz).matrix());
       base_imu = fr.placement;
     }
   }
@@ -166,7 +174,7 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
   Eigen::MatrixXd joint_tau = Eigen::MatrixXd::Constant(model.nv, n, std::numeric_limits<double>::quiet_NaN());
   if (dataset.has_stream("torques")) {
     const CsvStream torques = read_csv_stream(dataset.stream("torques").file);
-    const IirFilter f = butterworth_lowpass(options.filter_order, options.cutoff_hz, dataset.stream("torques").rate_hz);
+    const IirFilter f = lowpass(options, dataset.stream("torques").rate_hz);
     std::vector<std::string> names;
     std::vector<int> rows;
     for (std::size_t c = 1; c < torques.header.size(); ++c)
@@ -291,11 +299,14 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
   Eigen::MatrixXd omega = w_kin;
   if (gyro.size() > 0) {
     Eigen::MatrixXd g = base_imu.rotation * gyro;
-    const Vector3 bias = (g - w_kin).middleCols(1, n - 2).rowwise().mean();
+    const Vector3 bias =
+        options.remove_imu_bias ? Vector3((g - w_kin).middleCols(1, n - 2).rowwise().mean()) : Vector3::Zero();
     omega = g.colwise() - bias;
   }
   Eigen::MatrixXd alpha = Eigen::MatrixXd::Zero(3, n);  // base angular acceleration, base axes
-  for (Eigen::Index k = 1; k + 1 < n; ++k) alpha.col(k) = (omega.col(k + 1) - omega.col(k - 1)) / (2 * dt);
+  for (Eigen::Index k = 1; k + 1 < n; ++k)
+    alpha.col(k) = options.forward_angular_acceleration ? Eigen::MatrixXd((omega.col(k + 1) - omega.col(k)) / dt)
+                                                        : Eigen::MatrixXd((omega.col(k + 1) - omega.col(k - 1)) / (2 * dt));
   // Base origin acceleration, world axes: second differences of the stance-leg trajectory, or the
   // accelerometer (specific force to world with the attitude, plus gravity, minus the lever-arm terms
   // of the IMU offset), its constant bias removed against the kinematic estimate. Kinematics assume
@@ -317,6 +328,7 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
       bias += Vector3(accel.col(k)) - world_R_imu.transpose() * (a_imu_kin - model.gravity);
     }
     bias /= static_cast<double>(n - 2);
+    if (!options.remove_imu_bias) bias.setZero();
     for (Eigen::Index k = 1; k + 1 < n; ++k) {
       const Matrix3& Rk = R[static_cast<std::size_t>(k)];
       pdd.col(k) = Rk * (base_imu.rotation * (Vector3(accel.col(k)) - bias) - lever(k)) + model.gravity;
@@ -349,7 +361,7 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
   }
   if (samples_.empty()) throw std::runtime_error(dataset.directory + ": no sensor samples in the chosen time window");
   description_ = "sensors of " + dataset.directory + " (encoders " + std::to_string(static_cast<int>(rate)) +
-                 " Hz, low-pass " + std::to_string(options.cutoff_hz).substr(0, 4) + " Hz, wrenches from " +
+                 " Hz, low-pass " + (options.cutoff_hz > 0.0 ? std::to_string(options.cutoff_hz).substr(0, 4) + " Hz" : std::string("none")) + ", wrenches from " +
                  wrench_source + (gyro.size() > 0 ? ", gyro" : "") + (accel.size() > 0 ? ", accelerometer" : "") +
                  (dataset.has_stream("torques") ? ", joint torques" : "") + ")";
 }
