@@ -205,18 +205,12 @@ void DatasetRecorder::record(const Simulation& sim, const VectorX& tau, bool wri
     } else if (s.name == "imu") {
       kinematics();
       const double root_rate = std::sqrt(s.rate_hz);
-      // Mean specific force over the sample period (first sample: the instantaneous one).
-      const bool have_prev = std::isfinite(accel_prev_time_) && t > accel_prev_time_;
-      std::size_t accel_index = 0;
+      // The specific force at the sample's instant: the frame's acceleration in the step after it
+      // (Simulation::a, the velocity change mj_Euler makes, implicit damping included) with the
+      // velocity terms of the state, the forces of this sample (docs/data-format.md, "Time stamps").
       auto specific_force = [&](int frame) {
         const Matrix3 R = frame_placement(model_, data_, frame).rotation;
-        const Vector3 velocity = R * frame_velocity(model_, data_, frame).linear;
-        if (accel_prev_velocity_.size() <= accel_index) accel_prev_velocity_.resize(accel_index + 1);
-        Vector3& prev = accel_prev_velocity_[accel_index++];
-        const Vector3 acc = have_prev ? Vector3((velocity - prev) / (t - accel_prev_time_))
-                                      : Vector3(R * frame_classical_acceleration(model_, data_, frame).linear);
-        prev = velocity;
-        return Vector3(R.transpose() * (acc - model_.gravity));
+        return Vector3(R.transpose() * (R * frame_classical_acceleration(model_, data_, frame).linear - model_.gravity));
       };
       if (sidecar_.imu) {
         const int f = model_.frame_index(sidecar_.imu->name);
@@ -235,7 +229,6 @@ void DatasetRecorder::record(const Simulation& sim, const VectorX& tau, bool wri
                             noise_.accel_density * root_rate * Vector3(gauss_(rng_), gauss_(rng_), gauss_(rng_));
         for (int k = 0; k < 3; ++k) row_.push_back(acc[k]);
       }
-      accel_prev_time_ = t;
     } else if (s.name == "ft") {
       kinematics();
       latest_.ft.clear();
