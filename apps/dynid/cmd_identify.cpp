@@ -5,7 +5,7 @@
 //   [--validate DATA] [--lock JOINT=VALUE ...] [--consistent] [--prior WEIGHT] [--weighting sensors|residual]
 //   [--torque-offsets]
 //   [--fix-mass-com URDF]
-//   [--cutoff HZ] [--no-lowpass] [--accel-delay SAMPLES] [--forward-angular-acceleration] [--no-imu-bias]
+//   [--cutoff HZ] [--no-lowpass] [--no-imu-bias]
 //   [--wrenches auto|ft|plates] [--mocap-joints auto|encoders|markers] [--holdout FRACTION]
 //   [--quiet]
 
@@ -71,12 +71,6 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--no-lowpass", args->no_lowpass,
                 "Sensor path: no low-pass of the streams (noise-free data; derivatives at the full rate)");
-  cmd->add_option("--accel-delay", o.sensor_options.accel_delay_samples,
-                  "Sensor path: accelerometer sample centred this many periods before its stamp (0.5: mean over "
-                  "the period before; 1: dynid simulate's discrete steps)")
-      ->check(CLI::Range(0.0, 2.0));
-  cmd->add_flag("--forward-angular-acceleration", o.sensor_options.forward_angular_acceleration,
-                "Sensor path: base angular acceleration by forward differences of the gyro (dynid simulate's gyro)");
   cmd->add_flag("--no-imu-bias", args->no_imu_bias,
                 "Sensor path: keep the IMU readings as they are (no bias removal against leg kinematics)");
   cmd->add_option("--wrenches", o.sensor_options.wrenches, "Contact wrenches of the sensor path: auto | ft | plates")
@@ -91,6 +85,8 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
       for (const std::string& text : args->locks) opts.locks.push_back(parse_joint_lock(text));
       if (args->prior) opts.prior = *args->prior;
       if (args->cutoff_hz) opts.sensor_options.cutoff_hz = opts.mocap_options.cutoff_hz = *args->cutoff_hz;
+      // An explicit cut-off is used even on data declared noise-free.
+      if (args->cutoff_hz) opts.sensor_options.raw_when_noise_free = false;
       if (args->no_lowpass) opts.sensor_options.cutoff_hz = 0.0;
       if (args->no_imu_bias) opts.sensor_options.remove_imu_bias = false;
       opts.mocap_options.joints = args->mocap_joints == "encoders"  ? MocapJoints::Encoders

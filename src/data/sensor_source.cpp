@@ -62,6 +62,14 @@ IirFilter lowpass(const SensorSourceOptions& o, double rate) {
   return butterworth_lowpass(o.filter_order, o.cutoff_hz, rate);
 }
 
+/// `times` moved to where the samples of a stream's `quantity` belong: half a sample period later
+/// when a sample is the mean over the period before its stamp (dataset.json `stamp`).
+Eigen::VectorXd stamped(const Eigen::VectorXd& times, const StreamInfo& stream, const std::string& quantity = "",
+                        double offset = 0.0) {
+  const double delay = stream.stamp_of(quantity) == Stamp::PeriodMean ? 0.5 / stream.rate_hz : 0.0;
+  return (times.array() + delay + offset).matrix();
+}
+
 }  // namespace
 
 bool SensorSource::next(MotionSample& sample) {
@@ -71,8 +79,19 @@ bool SensorSource::next(MotionSample& sample) {
 }
 
 SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, const DatasetInfo& dataset,
-                           const SensorSourceOptions& options, TimeWindow window, std::vector<JointLock> locks) {
+                           const SensorSourceOptions& options_in, TimeWindow window, std::vector<JointLock> locks) {
   if (!model.floating_base) throw std::runtime_error(model.label() + ": the sensor path needs a floating base");
+  // Noise-free data (every stream the path may read says so): no low-pass, no IMU bias removal.
+  SensorSourceOptions options = options_in;
+  if (options.raw_when_noise_free) {
+    bool all_noise_free = true;
+    for (const char* name : {"encoders", "ft", "plates", "imu", "torques"})
+      if (dataset.has_stream(name) && !dataset.stream(name).noise_free) all_noise_free = false;
+    if (all_noise_free) {
+      options.cutoff_hz = 0.0;
+      options.remove_imu_bias = false;
+    }
+  }
   const CsvStream enc = read_csv_stream(dataset.stream("encoders").file);
   const double rate = dataset.stream("encoders").rate_hz;
   const double dt = 1.0 / rate;
@@ -125,7 +144,7 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
       for (const char* a : kFt)
         names.push_back(sidecar.ft_sensors[static_cast<std::size_t>(contact_ft[c])].name + "." + a);
     }
-    ft_values = resampled(ft, names, f, times);
+    ft_values = resampled(ft, names, f, stamped(times, dataset.stream("ft")));
     noise_.force = 0.125;
     noise_.moment = 0.003;
   } else {
@@ -144,13 +163,21 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
     static const char* const kPlate[6] = {"fx", "fy", "fz", "mx", "my", "mz"};
     for (const ForcePlateInfo& p : dataset.force_plates)
       for (const char* a : kPlate) names.push_back(p.name + "." + a);
-    plate_values = resampled(plates, names, f, times);
+    plate_values = resampled(plates, names, f, stamped(times, dataset.stream("plates")));
     noise_.force = 0.32;  // 0.25 N white plus 0.7 N quantization (0.2 N)
     noise_.moment = 0.05;
   }
 
-  // Gyro (when the IMU is on the base body).
-  Eigen::MatrixXd gyro, accel;  // IMU axes [rad/s], specific force [m/s^2]
+  // The velocity that goes with a sample (dataset.json `velocity`): the derivative at its stamp, or
+  // the mean over the encoder period before it (dynid simulate: mj_Euler's forces of a step use the
+  // velocity the previous step made). Accelerations are at the stamp either way.
+  const bool velocity_before = dataset.velocity == VelocityConvention::PeriodBefore;
+  const double velocity_delay = velocity_before ? 0.5 * dt : 0.0;
+
+  // Gyro (when the IMU is on the base body): the rate that goes with each sample, and the rate half
+  // an encoder period after and before it, whose difference is the angular acceleration at the
+  // sample (for an instantaneous gyro at the encoder rate: the central difference).
+  Eigen::MatrixXd gyro, gyro_after, gyro_before, accel;  // IMU axes [rad/s], specific force [m/s^2]
   SE3 base_imu = SE3::Identity();
   if (sidecar.imu && dataset.has_stream("imu")) {
     const Frame& fr = model.frames[static_cast<std::size_t>(model.frame_index(sidecar.imu->name))];
@@ -158,13 +185,14 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
       const CsvStream imu = read_csv_stream(dataset.stream("imu").file);
       const IirFilter f = lowpass(options, dataset.stream("imu").rate_hz);
       const std::string& nm = sidecar.imu->name;
-      gyro = resampled(imu, {nm + ".gyro.x", nm + ".gyro.y", nm + ".gyro.z"}, f, times);
+      const StreamInfo& info = dataset.stream("imu");
+      const std::vector<std::string> g_names = {nm + ".gyro.x", nm + ".gyro.y", nm + ".gyro.z"};
+      gyro = resampled(imu, g_names, f, stamped(times, info, "gyro", -velocity_delay));
+      gyro_after = resampled(imu, g_names, f, stamped(times, info, "gyro", 0.5 * dt));
+      gyro_before = resampled(imu, g_names, f, stamped(times, info, "gyro", -0.5 * dt));
       if (options.use_accelerometer &&
           std::find(imu.header.begin(), imu.header.end(), nm + ".acc.x") != imu.header.end())
-        // A sample is the mean over the period before it: centred half a period earlier (a
-        // simulated one: a whole period, SensorSourceOptions::accel_delay_samples).
-        accel = resampled(imu, {nm + ".acc.x", nm + ".acc.y", nm + ".acc.z"}, f,
-                          (times.array() + options.accel_delay_samples / dataset.stream("imu").rate_hz).matrix());
+        accel = resampled(imu, {nm + ".acc.x", nm + ".acc.y", nm + ".acc.z"}, f, stamped(times, info, "acc"));
       base_imu = fr.placement;
     }
   }
@@ -182,7 +210,7 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
         names.push_back(torques.header[c]);
         rows.push_back(model.bodies[static_cast<std::size_t>(*b)].idx_v);
       }
-    const Eigen::MatrixXd values = resampled(torques, names, f, times);
+    const Eigen::MatrixXd values = resampled(torques, names, f, stamped(times, dataset.stream("torques")));
     for (std::size_t i = 0; i < rows.size(); ++i) joint_tau.row(rows[i]) = values.row(static_cast<Eigen::Index>(i));
     noise_.torque = 0.15;
   }
@@ -295,18 +323,24 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
   };
   Eigen::MatrixXd w_kin = Eigen::MatrixXd::Zero(3, n);
   for (Eigen::Index k = 1; k + 1 < n; ++k)
-    w_kin.col(k) = log3(pose_seen_from(k, k - 1).rotation.transpose() * pose_seen_from(k, k + 1).rotation) / (2 * dt);
+    w_kin.col(k) = velocity_before
+                       ? Eigen::MatrixXd(log3(pose_seen_from(k, k - 1).rotation.transpose() * R[static_cast<std::size_t>(k)]) / dt)
+                       : Eigen::MatrixXd(log3(pose_seen_from(k, k - 1).rotation.transpose() *
+                                              pose_seen_from(k, k + 1).rotation) /
+                                         (2 * dt));
   Eigen::MatrixXd omega = w_kin;
+  Eigen::MatrixXd alpha = Eigen::MatrixXd::Zero(3, n);  // base angular acceleration, base axes
   if (gyro.size() > 0) {
     Eigen::MatrixXd g = base_imu.rotation * gyro;
     const Vector3 bias =
         options.remove_imu_bias ? Vector3((g - w_kin).middleCols(1, n - 2).rowwise().mean()) : Vector3::Zero();
     omega = g.colwise() - bias;
+    alpha = base_imu.rotation * (gyro_after - gyro_before) / dt;  // the bias cancels
+  } else {
+    for (Eigen::Index k = 1; k + 1 < n; ++k)
+      alpha.col(k) = velocity_before ? Eigen::MatrixXd((omega.col(k + 1) - omega.col(k)) / dt)
+                                     : Eigen::MatrixXd((omega.col(k + 1) - omega.col(k - 1)) / (2 * dt));
   }
-  Eigen::MatrixXd alpha = Eigen::MatrixXd::Zero(3, n);  // base angular acceleration, base axes
-  for (Eigen::Index k = 1; k + 1 < n; ++k)
-    alpha.col(k) = options.forward_angular_acceleration ? Eigen::MatrixXd((omega.col(k + 1) - omega.col(k)) / dt)
-                                                        : Eigen::MatrixXd((omega.col(k + 1) - omega.col(k - 1)) / (2 * dt));
   // Base origin acceleration, world axes: second differences of the stance-leg trajectory, or the
   // accelerometer (specific force to world with the attitude, plus gravity, minus the lever-arm terms
   // of the IMU offset), its constant bias removed against the kinematic estimate. Kinematics assume
@@ -347,12 +381,14 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
     s.q.segment<4>(3) << quat.x(), quat.y(), quat.z(), quat.w();
     s.q.tail(nj) = qj.col(k);
     const Vector3 p_prev = pose_seen_from(k, k - 1).translation, p_next = pose_seen_from(k, k + 1).translation;
-    const Vector3 pd = (p_next - p_prev) / (2 * dt);
+    const Vector3 pd = velocity_before ? Vector3((p.col(k) - p_prev) / dt) : Vector3((p_next - p_prev) / (2 * dt));
     const Vector3 w = omega.col(k);
     const Vector3 vlin = Rk.transpose() * pd;
     s.v.resize(model.nv);
     s.a.resize(model.nv);
-    s.v << vlin, w, (qj.col(k + 1) - qj.col(k - 1)) / (2 * dt);
+    s.v << vlin, w,
+        velocity_before ? Eigen::VectorXd((qj.col(k) - qj.col(k - 1)) / dt)
+                        : Eigen::VectorXd((qj.col(k + 1) - qj.col(k - 1)) / (2 * dt));
     s.a << Rk.transpose() * pdd.col(k) - w.cross(vlin), alpha.col(k),
         (qj.col(k + 1) - 2 * qj.col(k) + qj.col(k - 1)) / (dt * dt);
     s.contact_wrenches = wrench_world[static_cast<std::size_t>(k)];

@@ -48,20 +48,15 @@ struct SensorSourceOptions {
   /// Plates path without marker registration: the estimated world is anchored at the first stance
   /// contact, so plate moments are only right when that contact sits at the world origin. Tests only.
   bool allow_plates_without_registration = false;
-  /// Time stamps (docs/identification.md, "Data path"). Where an accelerometer sample belongs, in
-  /// sample periods before its time stamp: 0.5 for the mean over the period before it (a continuous
-  /// world); 1 for `dynid simulate`, whose semi-implicit Euler step turns the forces of one sample
-  /// into the velocity change up to the next, so the mean before sample k+1 is the acceleration of
-  /// the forces at sample k.
-  double accel_delay_samples = 0.5;
-  /// Base angular acceleration from the gyro by a forward difference (w[k+1] - w[k]) / dt instead of
-  /// the central one: exact for `dynid simulate`, whose gyro sample k is the velocity over the step
-  /// before it (the central difference is then the mean of two steps' accelerations).
-  bool forward_angular_acceleration = false;
   /// Remove constant gyro and accelerometer biases against the stance-leg kinematics. The kinematic
   /// estimate is itself biased (the soft contact's sinking and the sole's roll are invisible to it):
   /// on noise-free walk data it manufactures 0.025 m/s^2 and 0.0025 rad/s "biases".
   bool remove_imu_bias = true;
+  /// When every stream the path reads is declared noise-free (dataset.json `noise_free`, e.g.
+  /// `dynid simulate --noise none`): no low-pass and no IMU bias removal, whatever the two options
+  /// above say. The filter is there for the noise; without noise it only bends the equations of
+  /// motion (they are not linear in the signals it smooths).
+  bool raw_when_noise_free = true;
 };
 
 class SensorSource : public MotionSource {
