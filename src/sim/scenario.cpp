@@ -122,7 +122,10 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
   for (const auto& [name, file_rate] : streams) {
     json stamp = "instant";
     if (name == "plates") stamp = "period-mean";  // the amplifier's mean over the sample period
-    if (name == "imu") stamp = {{"gyro", every_step(file_rate.second) ? "period-mean" : "instant"}, {"acc", "instant"}};
+    // Slower than the step: the accelerometer's mean over its period, the gyro's last step's rate.
+    if (name == "imu")
+      stamp = {{"gyro", every_step(file_rate.second) ? "period-mean" : "instant"},
+               {"acc", every_step(file_rate.second) ? "instant" : "period-mean"}};
     dataset["streams"][name] = {{"file", file_rate.first},
                                 {"rate_hz", file_rate.second},
                                 {"noise_free", name == "truth" || options.noise == NoiseLevel::None},
