@@ -5,7 +5,8 @@
 //   [--validate DATA] [--lock JOINT=VALUE ...] [--consistent] [--prior WEIGHT] [--weighting sensors|residual]
 //   [--torque-offsets]
 //   [--fix-mass-com URDF]
-//   [--cutoff HZ] [--wrenches auto|ft|plates] [--mocap-joints auto|encoders|markers] [--holdout FRACTION]
+//   [--cutoff HZ] [--no-lowpass] [--no-imu-bias]
+//   [--wrenches auto|ft|plates] [--mocap-joints auto|encoders|markers] [--holdout FRACTION]
 //   [--quiet]
 
 #include <iostream>
@@ -28,6 +29,7 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
     std::optional<double> cutoff_hz;
     std::string prior = "auto";
     bool quiet = false;
+    bool no_lowpass = false, no_imu_bias = false;
   };
   auto args = std::make_shared<Args>();
   InertialIdentificationOptions& o = args->o;
@@ -68,6 +70,10 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
   cmd->add_option("--cutoff", args->cutoff_hz,
                   "Low-pass cut-off of the measured paths [Hz] (default: sensors 10, mocap 4)")
       ->check(CLI::PositiveNumber);
+  cmd->add_flag("--no-lowpass", args->no_lowpass,
+                "Sensor path: no low-pass of the streams (noise-free data; derivatives at the full rate)");
+  cmd->add_flag("--no-imu-bias", args->no_imu_bias,
+                "Sensor path: keep the IMU readings as they are (no bias removal against leg kinematics)");
   cmd->add_option("--wrenches", o.sensor_options.wrenches, "Contact wrenches of the sensor path: auto | ft | plates")
       ->check(CLI::IsMember({"auto", "ft", "plates"}));
   cmd->add_option("--mocap-joints", args->mocap_joints,
@@ -91,6 +97,10 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
         opts.prior = weight;
       }
       if (args->cutoff_hz) opts.sensor_options.cutoff_hz = opts.mocap_options.cutoff_hz = *args->cutoff_hz;
+      // An explicit cut-off is used even on data declared noise-free.
+      if (args->cutoff_hz) opts.sensor_options.raw_when_noise_free = false;
+      if (args->no_lowpass) opts.sensor_options.cutoff_hz = 0.0;
+      if (args->no_imu_bias) opts.sensor_options.remove_imu_bias = false;
       opts.mocap_options.joints = args->mocap_joints == "encoders"  ? MocapJoints::Encoders
                                   : args->mocap_joints == "markers" ? MocapJoints::Markers
                                                                     : MocapJoints::Auto;

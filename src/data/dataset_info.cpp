@@ -44,6 +44,13 @@ DatasetInfo read_dataset_info(const std::string& path) {
       if (g.size() != 3) throw std::runtime_error("'gravity' needs 3 numbers");
       info.gravity = Vector3(g[0], g[1], g[2]);
     }
+    if (j.contains("velocity")) {
+      const std::string v = j["velocity"].is_string() ? j["velocity"].get<std::string>() : j["velocity"].dump();
+      if (v == "period-before")
+        info.velocity = VelocityConvention::PeriodBefore;
+      else if (v != "instant")
+        throw std::runtime_error("'velocity' must be \"instant\" or \"period-before\", not " + v);
+    }
     if (!j.contains("streams") || !j["streams"].is_object()) throw std::runtime_error("no 'streams' object");
     for (const auto& [name, s] : j["streams"].items()) {
       StreamInfo si;
@@ -51,6 +58,20 @@ DatasetInfo read_dataset_info(const std::string& path) {
       si.rate_hz = s.at("rate_hz").get<double>();
       if (!(si.rate_hz > 0.0)) throw std::runtime_error("stream '" + name + "': rate_hz must be positive");
       if (!fs::exists(si.file)) throw std::runtime_error("stream '" + name + "': missing file " + si.file);
+      si.noise_free = s.value("noise_free", false);
+      const auto parse_stamp = [&](const nlohmann::json& v) {
+        const std::string text = v.is_string() ? v.get<std::string>() : std::string("?");
+        if (text == "instant") return Stamp::Instant;
+        if (text == "period-mean") return Stamp::PeriodMean;
+        throw std::runtime_error("stream '" + name + "': stamp must be \"instant\" or \"period-mean\", not " +
+                                 v.dump());
+      };
+      if (s.contains("stamp")) {
+        if (s["stamp"].is_object())
+          for (const auto& [quantity, v] : s["stamp"].items()) si.stamps[quantity] = parse_stamp(v);
+        else
+          si.stamp = parse_stamp(s["stamp"]);
+      }
       info.streams[name] = si;
     }
     for (const auto& p : j.value("force_plates", nlohmann::json::array())) {

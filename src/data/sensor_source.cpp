@@ -21,6 +21,7 @@ Eigen::VectorXd filtered_channel(const CsvStream& s, const std::string& name, co
     if (!std::isfinite(x[i]))
       throw std::runtime_error(s.path + ": line " + std::to_string(i + 2) + ": channel '" + name +
                                "' is empty or not finite");
+  if (filter.b.size() == 0) return x;  // no low-pass
   if (x.size() <= filtfilt_padlen(filter))
     throw std::runtime_error(s.path + ": too few samples (" + std::to_string(x.size()) + ") to filter");
   return filtfilt(filter, x);
@@ -51,6 +52,20 @@ Eigen::MatrixXd resampled(const CsvStream& s, const std::vector<std::string>& na
   return out;
 }
 
+/// The low-pass of the options at `rate`, or an empty filter (none) when the cut-off is <= 0.
+IirFilter lowpass(const SensorSourceOptions& o, double rate) {
+  if (!(o.cutoff_hz > 0.0)) return {};
+  return butterworth_lowpass(o.filter_order, o.cutoff_hz, rate);
+}
+
+/// `times` moved to where the samples of a stream's `quantity` belong: half a sample period later
+/// when a sample is the mean over the period before its stamp (dataset.json `stamp`).
+Eigen::VectorXd stamped(const Eigen::VectorXd& times, const StreamInfo& stream, const std::string& quantity = "",
+                        double offset = 0.0) {
+  const double delay = stream.stamp_of(quantity) == Stamp::PeriodMean ? 0.5 / stream.rate_hz : 0.0;
+  return (times.array() + delay + offset).matrix();
+}
+
 }  // namespace
 
 bool SensorSource::next(MotionSample& sample) {
@@ -60,12 +75,23 @@ bool SensorSource::next(MotionSample& sample) {
 }
 
 SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, const DatasetInfo& dataset,
-                           const SensorSourceOptions& options, TimeWindow window, std::vector<JointLock> locks) {
+                           const SensorSourceOptions& options_in, TimeWindow window, std::vector<JointLock> locks) {
   if (!model.floating_base) throw std::runtime_error(model.label() + ": the sensor path needs a floating base");
+  // Noise-free data (every stream the path may read says so): no low-pass, no IMU bias removal.
+  SensorSourceOptions options = options_in;
+  if (options.raw_when_noise_free) {
+    bool all_noise_free = true;
+    for (const char* name : {"encoders", "ft", "plates", "imu", "torques"})
+      if (dataset.has_stream(name) && !dataset.stream(name).noise_free) all_noise_free = false;
+    if (all_noise_free) {
+      options.cutoff_hz = 0.0;
+      options.remove_imu_bias = false;
+    }
+  }
   const CsvStream enc = read_csv_stream(dataset.stream("encoders").file);
   const double rate = dataset.stream("encoders").rate_hz;
   const double dt = 1.0 / rate;
-  const IirFilter enc_filter = butterworth_lowpass(options.filter_order, options.cutoff_hz, rate);
+  const IirFilter enc_filter = lowpass(options, rate);
   const Eigen::VectorXd times = enc.values.col(0);
   const Eigen::Index n = times.size();
   if (n < 5) throw std::runtime_error(enc.path + ": too few samples");
@@ -100,7 +126,7 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
   Eigen::MatrixXd ft_values, plate_values;
   if (wrench_source == "ft") {
     const CsvStream ft = read_csv_stream(dataset.stream("ft").file);
-    const IirFilter f = butterworth_lowpass(options.filter_order, options.cutoff_hz, dataset.stream("ft").rate_hz);
+    const IirFilter f = lowpass(options, dataset.stream("ft").rate_hz);
     std::vector<std::string> names;
     for (std::size_t c = 0; c < nc; ++c) {
       for (std::size_t s = 0; s < sidecar.ft_sensors.size(); ++s)
@@ -114,7 +140,7 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
       for (const char* a : kFt)
         names.push_back(sidecar.ft_sensors[static_cast<std::size_t>(contact_ft[c])].name + "." + a);
     }
-    ft_values = resampled(ft, names, f, times);
+    ft_values = resampled(ft, names, f, stamped(times, dataset.stream("ft")));
     noise_.force = 0.125;
     noise_.moment = 0.003;
   } else {
@@ -128,31 +154,41 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
                                "(marker registration), which the sensor path does not do yet; use foot F/T "
                                "sensors (--wrenches ft) or --source truth");
     const CsvStream plates = read_csv_stream(dataset.stream("plates").file);
-    const IirFilter f = butterworth_lowpass(options.filter_order, options.cutoff_hz, dataset.stream("plates").rate_hz);
+    const IirFilter f = lowpass(options, dataset.stream("plates").rate_hz);
     std::vector<std::string> names;
     static const char* const kPlate[6] = {"fx", "fy", "fz", "mx", "my", "mz"};
     for (const ForcePlateInfo& p : dataset.force_plates)
       for (const char* a : kPlate) names.push_back(p.name + "." + a);
-    plate_values = resampled(plates, names, f, times);
+    plate_values = resampled(plates, names, f, stamped(times, dataset.stream("plates")));
     noise_.force = 0.32;  // 0.25 N white plus 0.7 N quantization (0.2 N)
     noise_.moment = 0.05;
   }
 
-  // Gyro (when the IMU is on the base body).
-  Eigen::MatrixXd gyro, accel;  // IMU axes [rad/s], specific force [m/s^2]
+  // The velocity that goes with a sample (dataset.json `velocity`): the derivative at its stamp, or
+  // the mean over the encoder period before it (dynid simulate: mj_Euler's forces of a step use the
+  // velocity the previous step made). Accelerations are at the stamp either way.
+  const bool velocity_before = dataset.velocity == VelocityConvention::PeriodBefore;
+  const double velocity_delay = velocity_before ? 0.5 * dt : 0.0;
+
+  // Gyro (when the IMU is on the base body): the rate that goes with each sample, and the rate half
+  // an encoder period after and before it, whose difference is the angular acceleration at the
+  // sample (for an instantaneous gyro at the encoder rate: the central difference).
+  Eigen::MatrixXd gyro, gyro_after, gyro_before, accel;  // IMU axes [rad/s], specific force [m/s^2]
   SE3 base_imu = SE3::Identity();
   if (sidecar.imu && dataset.has_stream("imu")) {
     const Frame& fr = model.frames[static_cast<std::size_t>(model.frame_index(sidecar.imu->name))];
     if (fr.body == 1) {
       const CsvStream imu = read_csv_stream(dataset.stream("imu").file);
-      const IirFilter f = butterworth_lowpass(options.filter_order, options.cutoff_hz, dataset.stream("imu").rate_hz);
+      const IirFilter f = lowpass(options, dataset.stream("imu").rate_hz);
       const std::string& nm = sidecar.imu->name;
-      gyro = resampled(imu, {nm + ".gyro.x", nm + ".gyro.y", nm + ".gyro.z"}, f, times);
+      const StreamInfo& info = dataset.stream("imu");
+      const std::vector<std::string> g_names = {nm + ".gyro.x", nm + ".gyro.y", nm + ".gyro.z"};
+      gyro = resampled(imu, g_names, f, stamped(times, info, "gyro", -velocity_delay));
+      gyro_after = resampled(imu, g_names, f, stamped(times, info, "gyro", 0.5 * dt));
+      gyro_before = resampled(imu, g_names, f, stamped(times, info, "gyro", -0.5 * dt));
       if (options.use_accelerometer &&
           std::find(imu.header.begin(), imu.header.end(), nm + ".acc.x") != imu.header.end())
-        // A sample is the mean over the period before it: centred half a period earlier.
-        accel = resampled(imu, {nm + ".acc.x", nm + ".acc.y", nm + ".acc.z"}, f,
-                          (times.array() + 0.5 / dataset.stream("imu").rate_hz).matrix());
+        accel = resampled(imu, {nm + ".acc.x", nm + ".acc.y", nm + ".acc.z"}, f, stamped(times, info, "acc"));
       base_imu = fr.placement;
     }
   }
@@ -162,7 +198,7 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
   Eigen::MatrixXd joint_tau = Eigen::MatrixXd::Constant(model.nv, n, std::numeric_limits<double>::quiet_NaN());
   if (dataset.has_stream("torques")) {
     const CsvStream torques = read_csv_stream(dataset.stream("torques").file);
-    const IirFilter f = butterworth_lowpass(options.filter_order, options.cutoff_hz, dataset.stream("torques").rate_hz);
+    const IirFilter f = lowpass(options, dataset.stream("torques").rate_hz);
     std::vector<std::string> names;
     std::vector<int> rows;
     for (std::size_t c = 1; c < torques.header.size(); ++c)
@@ -170,7 +206,7 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
         names.push_back(torques.header[c]);
         rows.push_back(model.bodies[static_cast<std::size_t>(*b)].idx_v);
       }
-    const Eigen::MatrixXd values = resampled(torques, names, f, times);
+    const Eigen::MatrixXd values = resampled(torques, names, f, stamped(times, dataset.stream("torques")));
     for (std::size_t i = 0; i < rows.size(); ++i) joint_tau.row(rows[i]) = values.row(static_cast<Eigen::Index>(i));
     noise_.torque = 0.15;
   }
@@ -283,15 +319,24 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
   };
   Eigen::MatrixXd w_kin = Eigen::MatrixXd::Zero(3, n);
   for (Eigen::Index k = 1; k + 1 < n; ++k)
-    w_kin.col(k) = log3(pose_seen_from(k, k - 1).rotation.transpose() * pose_seen_from(k, k + 1).rotation) / (2 * dt);
+    w_kin.col(k) =
+        velocity_before
+            ? Eigen::MatrixXd(log3(pose_seen_from(k, k - 1).rotation.transpose() * R[static_cast<std::size_t>(k)]) / dt)
+            : Eigen::MatrixXd(log3(pose_seen_from(k, k - 1).rotation.transpose() * pose_seen_from(k, k + 1).rotation) /
+                              (2 * dt));
   Eigen::MatrixXd omega = w_kin;
+  Eigen::MatrixXd alpha = Eigen::MatrixXd::Zero(3, n);  // base angular acceleration, base axes
   if (gyro.size() > 0) {
     Eigen::MatrixXd g = base_imu.rotation * gyro;
-    const Vector3 bias = (g - w_kin).middleCols(1, n - 2).rowwise().mean();
+    const Vector3 bias =
+        options.remove_imu_bias ? Vector3((g - w_kin).middleCols(1, n - 2).rowwise().mean()) : Vector3::Zero();
     omega = g.colwise() - bias;
+    alpha = base_imu.rotation * (gyro_after - gyro_before) / dt;  // the bias cancels
+  } else {
+    for (Eigen::Index k = 1; k + 1 < n; ++k)
+      alpha.col(k) = velocity_before ? Eigen::MatrixXd((omega.col(k + 1) - omega.col(k)) / dt)
+                                     : Eigen::MatrixXd((omega.col(k + 1) - omega.col(k - 1)) / (2 * dt));
   }
-  Eigen::MatrixXd alpha = Eigen::MatrixXd::Zero(3, n);  // base angular acceleration, base axes
-  for (Eigen::Index k = 1; k + 1 < n; ++k) alpha.col(k) = (omega.col(k + 1) - omega.col(k - 1)) / (2 * dt);
   // Base origin acceleration, world axes: second differences of the stance-leg trajectory, or the
   // accelerometer (specific force to world with the attitude, plus gravity, minus the lever-arm terms
   // of the IMU offset), its constant bias removed against the kinematic estimate. Kinematics assume
@@ -313,6 +358,7 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
       bias += Vector3(accel.col(k)) - world_R_imu.transpose() * (a_imu_kin - model.gravity);
     }
     bias /= static_cast<double>(n - 2);
+    if (!options.remove_imu_bias) bias.setZero();
     for (Eigen::Index k = 1; k + 1 < n; ++k) {
       const Matrix3& Rk = R[static_cast<std::size_t>(k)];
       pdd.col(k) = Rk * (base_imu.rotation * (Vector3(accel.col(k)) - bias) - lever(k)) + model.gravity;
@@ -331,12 +377,14 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
     s.q.segment<4>(3) << quat.x(), quat.y(), quat.z(), quat.w();
     s.q.tail(nj) = qj.col(k);
     const Vector3 p_prev = pose_seen_from(k, k - 1).translation, p_next = pose_seen_from(k, k + 1).translation;
-    const Vector3 pd = (p_next - p_prev) / (2 * dt);
+    const Vector3 pd = velocity_before ? Vector3((p.col(k) - p_prev) / dt) : Vector3((p_next - p_prev) / (2 * dt));
     const Vector3 w = omega.col(k);
     const Vector3 vlin = Rk.transpose() * pd;
     s.v.resize(model.nv);
     s.a.resize(model.nv);
-    s.v << vlin, w, (qj.col(k + 1) - qj.col(k - 1)) / (2 * dt);
+    s.v << vlin, w,
+        velocity_before ? Eigen::VectorXd((qj.col(k) - qj.col(k - 1)) / dt)
+                        : Eigen::VectorXd((qj.col(k + 1) - qj.col(k - 1)) / (2 * dt));
     s.a << Rk.transpose() * pdd.col(k) - w.cross(vlin), alpha.col(k),
         (qj.col(k + 1) - 2 * qj.col(k) + qj.col(k - 1)) / (dt * dt);
     s.contact_wrenches = wrench_world[static_cast<std::size_t>(k)];
@@ -344,10 +392,11 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
     samples_.push_back(std::move(s));
   }
   if (samples_.empty()) throw std::runtime_error(dataset.directory + ": no sensor samples in the chosen time window");
-  description_ = "sensors of " + dataset.directory + " (encoders " + std::to_string(static_cast<int>(rate)) +
-                 " Hz, low-pass " + std::to_string(options.cutoff_hz).substr(0, 4) + " Hz, wrenches from " +
-                 wrench_source + (gyro.size() > 0 ? ", gyro" : "") + (accel.size() > 0 ? ", accelerometer" : "") +
-                 (dataset.has_stream("torques") ? ", joint torques" : "") + ")";
+  description_ =
+      "sensors of " + dataset.directory + " (encoders " + std::to_string(static_cast<int>(rate)) + " Hz, low-pass " +
+      (options.cutoff_hz > 0.0 ? std::to_string(options.cutoff_hz).substr(0, 4) + " Hz" : std::string("none")) +
+      ", wrenches from " + wrench_source + (gyro.size() > 0 ? ", gyro" : "") +
+      (accel.size() > 0 ? ", accelerometer" : "") + (dataset.has_stream("torques") ? ", joint torques" : "") + ")";
 }
 
 }  // namespace dynid

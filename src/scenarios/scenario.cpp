@@ -1,6 +1,7 @@
 #include "dynid/scenarios/scenario.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -110,9 +111,26 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
   dataset["seed"] = options.seed;
   dataset["noise"] = to_string(options.noise);
   dataset["gravity"] = {robot.model.gravity.x(), robot.model.gravity.y(), robot.model.gravity.z()};
-  for (const auto& [name, file_rate] : streams)
-    dataset["streams"][name] = {
-        {"file", file_rate.first}, {"rate_hz", file_rate.second}, {"noise_free", name == "truth"}};
+  // Time stamps (docs/data-format.md): every sample is the value at its stamp, with the velocity
+  // the simulator's forces go with. mj_Euler computes a step's forces with the velocity the
+  // previous step produced (q_k = q_{k-1} + h v_k): the mean over the step before the stamp. When
+  // the encoders sample every step, the data set says so ("velocity": "period-before"), and the
+  // gyro, which reads that velocity, is the mean rate over its sample period.
+  const double h = run.sim ? run.sim->timestep() : scene.timestep;
+  const auto every_step = [&](double rate_hz) { return std::abs(rate_hz * h - 1.0) < 1e-9; };
+  dataset["velocity"] = every_step(rates.encoders_hz) ? "period-before" : "instant";
+  for (const auto& [name, file_rate] : streams) {
+    json stamp = "instant";
+    if (name == "plates") stamp = "period-mean";  // the amplifier's mean over the sample period
+    // Slower than the step: the accelerometer's mean over its period, the gyro's last step's rate.
+    if (name == "imu")
+      stamp = {{"gyro", every_step(file_rate.second) ? "period-mean" : "instant"},
+               {"acc", every_step(file_rate.second) ? "instant" : "period-mean"}};
+    dataset["streams"][name] = {{"file", file_rate.first},
+                                {"rate_hz", file_rate.second},
+                                {"noise_free", name == "truth" || options.noise == NoiseLevel::None},
+                                {"stamp", stamp}};
+  }
   json plates = json::array();
   for (const ForcePlateSpec& p : scene.plates) {
     const Vector3 o = p.top_center_world;

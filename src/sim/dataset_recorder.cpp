@@ -114,6 +114,7 @@ DatasetRecorder::DatasetRecorder(const std::string& out_dir, const Model& truth,
 void DatasetRecorder::restart_clocks(double time) {
   for (Stream& s : streams_) s.next_time = time;
   plate_steps_ = 0;  // a new window: the plates' mean starts afresh
+  accel_prev_time_ = std::numeric_limits<double>::quiet_NaN();  // and the accelerometers'
 }
 
 void DatasetRecorder::accumulate_plates(const Simulation& sim) {
@@ -205,18 +206,25 @@ void DatasetRecorder::record(const Simulation& sim, const VectorX& tau, bool wri
     } else if (s.name == "imu") {
       kinematics();
       const double root_rate = std::sqrt(s.rate_hz);
-      // Mean specific force over the sample period (first sample: the instantaneous one).
+      // The specific force at the sample's instant: the frame's acceleration in the step after it
+      // (Simulation::a, the velocity change mj_Euler makes, implicit damping included) with the
+      // velocity terms of the state, the forces of this sample (docs/data-format.md, "Time stamps").
+      // A stream slower than the simulation step reports the mean over its period (stamp
+      // "period-mean"): the velocity change from after the step that followed the previous sample
+      // to after this sample's step, over the time between (single steps at 100 Hz would alias
+      // the contacts' step-to-step chatter).
+      const bool every_step = std::abs(s.rate_hz * dt - 1.0) < 1e-9;
       const bool have_prev = std::isfinite(accel_prev_time_) && t > accel_prev_time_;
       std::size_t accel_index = 0;
       auto specific_force = [&](int frame) {
         const Matrix3 R = frame_placement(model_, data_, frame).rotation;
-        const Vector3 velocity = R * frame_velocity(model_, data_, frame).linear;
+        const Vector3 acc = R * frame_classical_acceleration(model_, data_, frame).linear;
         if (accel_prev_velocity_.size() <= accel_index) accel_prev_velocity_.resize(accel_index + 1);
         Vector3& prev = accel_prev_velocity_[accel_index++];
-        const Vector3 acc = have_prev ? Vector3((velocity - prev) / (t - accel_prev_time_))
-                                      : Vector3(R * frame_classical_acceleration(model_, data_, frame).linear);
-        prev = velocity;
-        return Vector3(R.transpose() * (acc - model_.gravity));
+        const Vector3 after = R * frame_velocity(model_, data_, frame).linear + dt * acc;  // after the step
+        const Vector3 mean = !every_step && have_prev ? Vector3((after - prev) / (t - accel_prev_time_)) : acc;
+        prev = after;
+        return Vector3(R.transpose() * (mean - model_.gravity));
       };
       if (sidecar_.imu) {
         const int f = model_.frame_index(sidecar_.imu->name);

@@ -127,6 +127,26 @@ void Simulation::forward(const VectorX& tau) {
     d_->qfrc_applied[j.dadr] = tau[b.idx_v];
   }
   mj_forward(m_, d_);
+  // The acceleration the step will make: mj_Euler integrates joint damping implicitly,
+  // (M + h diag(D)) qacc' = qfrc_smooth + qfrc_constraint, so the damping it applies is -D v_{k+1}
+  // (not the -D v_k of qfrc_passive) and the velocity change is h qacc', not h qacc. Everything
+  // recorded at this state (truth a, link torques, accelerometers) uses qacc', the motion the
+  // encoders see; the two differ only at damped joints and through the mass matrix's coupling.
+  const int nv = m_->nv;
+  qacc_step_.resize(nv);
+  bool damped = false;
+  for (int i = 0; i < nv; ++i) damped = damped || m_->dof_damping[i] > 0.0;
+  for (int i = 0; i < nv; ++i) qacc_step_[i] = d_->qacc[i];
+  if (damped) {
+    Eigen::Matrix<mjtNum, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> M(nv, nv);
+    mj_fullM(m_, M.data(), d_->qM);
+    Eigen::VectorXd rhs(nv);
+    for (int i = 0; i < nv; ++i) {
+      M(i, i) += m_->opt.timestep * m_->dof_damping[i];
+      rhs[i] = d_->qfrc_smooth[i] + d_->qfrc_constraint[i];
+    }
+    qacc_step_ = Eigen::MatrixXd(M).ldlt().solve(rhs);
+  }
   if (!welds_.empty()) read_weld_torques();
 
   for (const JointAddress& j : joints_) {
@@ -134,15 +154,17 @@ void Simulation::forward(const VectorX& tau) {
     if (b.joint_type == JointType::FreeFlyer) {
       const Vector3 w = v_.segment<3>(b.idx_v + 3), lin = v_.segment<3>(b.idx_v);
       const Eigen::Quaterniond quat(q_[b.idx_q + 6], q_[b.idx_q + 3], q_[b.idx_q + 4], q_[b.idx_q + 5]);
-      const Vector3 p_ddot(d_->qacc[j.dadr], d_->qacc[j.dadr + 1], d_->qacc[j.dadr + 2]);
+      const Vector3 p_ddot(qacc_step_[j.dadr], qacc_step_[j.dadr + 1], qacc_step_[j.dadr + 2]);
       // Classical acceleration of the base origin -> spatial acceleration in the base frame.
       a_.segment<3>(b.idx_v) = quat.toRotationMatrix().transpose() * p_ddot - w.cross(lin);
-      for (int k = 0; k < 3; ++k) a_[b.idx_v + 3 + k] = d_->qacc[j.dadr + 3 + k];
+      for (int k = 0; k < 3; ++k) a_[b.idx_v + 3 + k] = qacc_step_[j.dadr + 3 + k];
     } else {
-      a_[b.idx_v] = d_->qacc[j.dadr];
-      // Passive forces (joint damping) act on the links too.
-      link_tau_[b.idx_v] =
-          tau[b.idx_v] + d_->qfrc_passive[j.dadr] - armature_[static_cast<std::size_t>(j.body)] * a_[b.idx_v];
+      a_[b.idx_v] = qacc_step_[j.dadr];
+      // Passive forces act on the links too: qfrc_passive's -D v_k, made -D v_{k+1} = -D (v_k + h a)
+      // by the implicit step; the rotor's inertia (armature) takes its share of the acceleration.
+      link_tau_[b.idx_v] = tau[b.idx_v] + d_->qfrc_passive[j.dadr] -
+                           m_->opt.timestep * m_->dof_damping[j.dadr] * a_[b.idx_v] -
+                           armature_[static_cast<std::size_t>(j.body)] * a_[b.idx_v];
     }
   }
 
@@ -184,7 +206,15 @@ void Simulation::read_weld_torques() {
   // component along the joint axis is what a joint torque sensor in the weld reads, the same
   // quantity rnea returns for that joint; for a revolute joint taken about the joint origin, which
   // is the body origin of dynid and of the exported MJCF.
+  // With the step's acceleration (qacc' of forward()): what the weld carries while the motion the
+  // encoders see happens. qacc is restored: the next step's warm start is MuJoCo's own.
+  Eigen::VectorXd qacc_mujoco(m_->nv);
+  for (int i = 0; i < m_->nv; ++i) {
+    qacc_mujoco[i] = d_->qacc[i];
+    d_->qacc[i] = qacc_step_[i];
+  }
   mj_rnePostConstraint(m_, d_);
+  for (int i = 0; i < m_->nv; ++i) d_->qacc[i] = qacc_mujoco[i];
   for (const MjcfWeld& w : welds_) {
     const Body& b = model_.bodies[static_cast<std::size_t>(w.body)];
     const int id = weld_body_id_[static_cast<std::size_t>(w.body)];

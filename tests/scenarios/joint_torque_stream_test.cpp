@@ -111,11 +111,9 @@ TEST(JointTorqueStream, TheSensorPathFillsTheMeasuredTorques) {
   const DatasetInfo dataset = read_dataset_info(dir);
   model.gravity = dataset.gravity;
   SensorSource source(model, *robot.sidecar, dataset);
-  // Noise-free: the sensor path's torque is the truth's, low-passed with the same zero-phase filter.
+  // Noise-free (every stream says so, the path reads them raw): the sensor path's torque is the truth's.
   const CsvStream truth = read_csv_stream(dir + "/truth.csv");
-  const SensorSourceOptions defaults;
-  const Eigen::VectorXd knee = filtfilt(butterworth_lowpass(defaults.filter_order, defaults.cutoff_hz, 1000.0),
-                                        Eigen::VectorXd(truth.values.col(truth.column("tau.l_knee"))));
+  const Eigen::VectorXd knee = truth.values.col(truth.column("tau.l_knee"));
   const int knee_v = model.bodies[static_cast<std::size_t>(model.joint_index("l_knee"))].idx_v;
   MotionSample s;
   long compared = 0;

@@ -68,10 +68,11 @@ TEST(SensorReadings, AreTheNoisyValuesTheStreamsRecord) {
   EXPECT_GT(largest_force, 10.0);  // the feet did land: the F/T sensors carried load
 }
 
-TEST(SensorReadings, AccelerometerIsTheMeanSpecificForceOfTheIntegratedMotion) {
-  // Second formulation: the IMU's world positions, differenced twice, are the velocity change the
-  // integrator made over a sample period. MuJoCo's qacc (the instantaneous acceleration) differs from
-  // it where joint damping is integrated implicitly; the accelerometer must follow the motion.
+TEST(SensorReadings, AccelerometerIsTheSpecificForceOfTheIntegratedMotion) {
+  // Second formulation: the IMU's world positions, differenced twice about a sample (central), are
+  // the velocity change the integrator makes in the step after it, the acceleration of the sample's
+  // forces (docs/data-format.md, "Time stamps"). MuJoCo's qacc differs from it where joint damping
+  // is integrated implicitly; the accelerometer must follow the motion.
   const Robot robot = test::bundled_robot("kid_humanoid");
   const std::string dir = test::fresh_dir("sensor_readings_test", "accelerometer");
   std::filesystem::create_directories(dir);
@@ -100,8 +101,8 @@ TEST(SensorReadings, AccelerometerIsTheMeanSpecificForceOfTheIntegratedMotion) {
   recorder.finish();
   const double dt = sim.timestep();
   double e2 = 0.0, a2 = 0.0;
-  for (std::size_t k = 2; k < position.size(); ++k) {
-    const Vector3 acc = (position[k] - 2 * position[k - 1] + position[k - 2]) / (dt * dt);
+  for (std::size_t k = 1; k + 1 < position.size(); ++k) {
+    const Vector3 acc = (position[k + 1] - 2 * position[k] + position[k - 1]) / (dt * dt);
     const Vector3 expected = rotation[k].transpose() * (acc - robot.model.gravity);
     e2 += (reading[k] - expected).squaredNorm();
     a2 += (expected + rotation[k].transpose() * robot.model.gravity).squaredNorm();

@@ -14,9 +14,31 @@
 
 namespace dynid {
 
+/// How a sample relates to the continuous signal it measures (dataset.json `stamp`).
+enum class Stamp {
+  Instant,     ///< the value at its time stamp (default)
+  PeriodMean,  ///< the mean over the sample period before its time stamp
+};
+
 struct StreamInfo {
   std::string file;  ///< absolute path
   double rate_hz = 0.0;
+  bool noise_free = false;       ///< dataset.json `noise_free`: the stream carries no sensor noise
+  Stamp stamp = Stamp::Instant;  ///< of every channel, unless `stamps` names the quantity
+  /// Per quantity (the channel name's middle part, e.g. "gyro", "acc" of "imu.gyro.x"): its stamp
+  /// when dataset.json's `stamp` is an object.
+  std::map<std::string, Stamp> stamps;
+  /// The stamp of the channels of `quantity`.
+  Stamp stamp_of(const std::string& quantity) const {
+    const auto it = stamps.find(quantity);
+    return it == stamps.end() ? stamp : it->second;
+  }
+};
+
+/// Which velocity the data set's dynamics go with at a time stamp (dataset.json `velocity`).
+enum class VelocityConvention {
+  Instant,       ///< the derivative at the stamp (a continuous robot; default)
+  PeriodBefore,  ///< the mean over the encoder period before the stamp (dynid simulate's mj_Euler)
 };
 
 struct ForcePlateInfo {
@@ -34,6 +56,7 @@ struct DatasetInfo {
   std::string truth_urdf;  ///< absolute path of truth.urdf, empty when the data set has none
   std::string scenario;
   Vector3 gravity{0.0, 0.0, -9.81};  ///< world [m/s^2]
+  VelocityConvention velocity = VelocityConvention::Instant;
   std::map<std::string, StreamInfo> streams;
   std::vector<ForcePlateInfo> force_plates;
   std::vector<TimeSegment> segments;

@@ -38,7 +38,7 @@
 namespace dynid {
 
 struct SensorSourceOptions {
-  double cutoff_hz = 10.0;        ///< low-pass cut-off of joints, gyro and wrenches
+  double cutoff_hz = 10.0;        ///< low-pass cut-off of joints, gyro and wrenches; <= 0: none (noise-free data)
   int filter_order = 2;           ///< Butterworth order of each pass (zero-phase: twice this)
   double trim_s = 0.1;            ///< dropped at each end [s]
   std::string wrenches = "auto";  ///< "ft", "plates" or "auto" (ft when present, else plates)
@@ -48,6 +48,15 @@ struct SensorSourceOptions {
   /// Plates path without marker registration: the estimated world is anchored at the first stance
   /// contact, so plate moments are only right when that contact sits at the world origin. Tests only.
   bool allow_plates_without_registration = false;
+  /// Remove constant gyro and accelerometer biases against the stance-leg kinematics. The kinematic
+  /// estimate is itself biased (the soft contact's sinking and the sole's roll are invisible to it):
+  /// on noise-free walk data it manufactures 0.025 m/s^2 and 0.0025 rad/s "biases".
+  bool remove_imu_bias = true;
+  /// When every stream the path reads is declared noise-free (dataset.json `noise_free`, e.g.
+  /// `dynid simulate --noise none`): no low-pass and no IMU bias removal, whatever the two options
+  /// above say. The filter is there for the noise; without noise it only bends the equations of
+  /// motion (they are not linear in the signals it smooths).
+  bool raw_when_noise_free = true;
 };
 
 class SensorSource : public MotionSource {

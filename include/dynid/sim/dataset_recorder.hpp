@@ -82,10 +82,9 @@ class DatasetRecorder {
   std::vector<Stream> streams_;
   CsvStreamWriter* truth_ = nullptr;
   Vector3 gyro_bias_ = Vector3::Zero(), accel_bias_ = Vector3::Zero();
-  /// Accelerometers (IMU first, then the sidecar's): world velocity of each at the previous IMU
-  /// sample [m/s] and its time [s] (NaN before the first). They report the mean specific force over
-  /// their sample period, the velocity change the integrator actually made, as an integrating MEMS
-  /// sensor does: MuJoCo's qacc differs from it where joint damping is integrated implicitly.
+  /// Accelerometers (IMU first, then the sidecar's) of an IMU stream slower than the simulation
+  /// step: world velocity of each after the step of the previous IMU sample [m/s] and that sample's
+  /// time [s] (NaN before the first), for the mean specific force over the period.
   std::vector<Vector3> accel_prev_velocity_;
   double accel_prev_time_ = std::numeric_limits<double>::quiet_NaN();
   /// Per plate: sum of the wrenches (plate axes and point, as Simulation::plate_wrenches) over the

@@ -46,11 +46,14 @@ class Simulation {
   double timestep() const;
   const VectorX& q() const { return q_; }
   const VectorX& v() const { return v_; }
-  /// Acceleration from the last forward() (dim nv).
+  /// Acceleration from the last forward() (dim nv): the velocity change the next integrate() makes,
+  /// divided by the time step (MuJoCo's qacc with its joint damping taken implicitly, as mj_Euler
+  /// does). With q() and v(): the second central difference of the positions at this state.
   const VectorX& a() const { return a_; }
 
   /// Joint torques acting on the links at the last forward() (dim nv): the applied actuator torque
-  /// plus the joint damping minus what accelerating the rotor took (armature * a). A joint torque sensor at the joint
+  /// plus the joint damping the step applies (-D v_{k+1}, mj_Euler's implicit damping) minus what
+  /// accelerating the rotor took (armature * a). A joint torque sensor at the joint
   /// output reads this; rnea of the links gives it back. At a welded joint: the torque the weld
   /// carries, from MuJoCo's interaction force between the body and its parent.
   const VectorX& link_torques() const { return link_tau_; }
@@ -91,6 +94,7 @@ class Simulation {
   std::vector<int> geom_plate_;    // per MuJoCo geom: plate index or -1
   std::vector<Vector3> plate_origin_;
   VectorX q_, v_, a_, link_tau_;
+  Eigen::VectorXd qacc_step_;  // MuJoCo dofs: the acceleration mj_Euler applies (implicit damping)
   std::vector<double> armature_;
   std::vector<Force> body_wrench_world_, contact_wrench_world_, plate_wrench_;
   int active_contacts_ = 0;
