@@ -71,6 +71,7 @@ void inertial_stage(const DemoArgs& args) {
     std::cout << "  base parameters determined by this motion: " << determined << ", kept at CAD: " << kept
               << ", partly: " << r.determination.size() - determined - kept << "\n";
   }
+  for (const std::string& w : r.warnings) std::cout << "  warning: " << w << "\n";
   std::cout << "  report: " << demo.report << "\n";
 }
 

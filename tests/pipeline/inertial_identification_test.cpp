@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include "dynid/data/truth_source.hpp"
 #include "dynid/ident/identification_rows.hpp"
@@ -195,6 +196,19 @@ TEST(InertialIdentificationWalk, UpperBodyLockedHas94BaseParametersRecoveredWith
   EXPECT_LT(r.identified_rms.force, 1e-6 * r.nominal_rms.force);
   EXPECT_LT(r.identified_rms.moment, 1e-6 * r.nominal_rms.moment);
 
+  // The same noise-free walk through the robot's own sensors (encoders, IMU, foot F/T) with the CAD
+  // prior: each stream read at its time stamp, the identified model is closer to the truth than the
+  // CAD model by an order of magnitude in every class of parameter (issue 20: at most 0.1), and the
+  // held-out fit sits at the true model's floor, not below it.
+  o.source = "sensors";
+  const InertialIdentificationResult raw = run_inertial_identification(o);
+  ASSERT_EQ(raw.parameter_error_vs_nominal.size(), 6u);
+  for (const auto& [label, ratio] : raw.parameter_error_vs_nominal) EXPECT_LT(ratio, 0.1) << label;
+  ASSERT_TRUE(raw.truth_rms);
+  EXPECT_LT(raw.identified_rms.force, 1.1 * raw.truth_rms->force);
+  EXPECT_GT(raw.identified_rms.force, 0.9 * raw.truth_rms->force);
+  o.source = "truth";
+
   // Realistic noise, the robot's own sensors: base acceleration from the accelerometer, orientation
   // and position from the stance leg (the anchor changes at every step).
   sim.out_dir = test::fresh_dir("ident", "walk_locked_noisy");
@@ -218,6 +232,22 @@ TEST(InertialIdentificationWalk, UpperBodyLockedHas94BaseParametersRecoveredWith
   EXPECT_LT(noisy.truth_rms->force, 0.4);
   EXPECT_LT(noisy.truth_rms->moment, 0.08);
   EXPECT_LT(noisy.nominal_rms.force, 20.0);  // the base estimate itself adds no large forces
+
+  // Parameter by parameter (issue 20): without a prior the weakly excited inertias absorb the data
+  // path's errors (about 60x CAD's error on the demo's walk); the CAD prior keeps what the walk does not
+  // determine at CAD. Not yet below CAD's error on realistic data (docs/identification.md).
+  o.prior = 0.0;
+  const InertialIdentificationResult unregularized = run_inertial_identification(o);
+  const auto ratio = [](const InertialIdentificationResult& res, const std::string& label) {
+    for (const auto& [l, v] : res.parameter_error_vs_nominal)
+      if (l == label) return v;
+    return std::numeric_limits<double>::quiet_NaN();
+  };
+  std::printf("walk, realistic: inertia error vs CAD's %.3g with the CAD prior, %.3g without a prior\n",
+              ratio(noisy, "inertia"), ratio(unregularized, "inertia"));
+  EXPECT_LT(ratio(noisy, "inertia"), 0.25 * ratio(unregularized, "inertia"));
+  EXPECT_LT(ratio(noisy, "first_moment"), ratio(unregularized, "first_moment"));
+  EXPECT_LT(ratio(noisy, "mass"), 0.05);
 }
 
 TEST_F(InertialIdentificationTest, BadInputsAreRefusedByName) {

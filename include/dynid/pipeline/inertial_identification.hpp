@@ -50,7 +50,8 @@ struct InertialIdentificationOptions {
   ConsistentFitOptions consistent_fit;  ///< its prior weight and iterations
   /// Weight of an isotropic pull toward the nominal base parameters (relative to the data's mean
   /// information per parameter). Unset (the default, `--prior auto`): the CAD prior with its weight
-  /// from the data (ident/cad_prior.hpp), so that what the motion does not determine stays at CAD.
+  /// from the data (ident/cad_prior.hpp), so that what the motion does not determine stays at CAD;
+  /// none for the exact truth stream.
   std::optional<double> prior;
   /// The CAD prior's standard deviations as a fraction of each body's scale (ident/cad_prior.hpp).
   double cad_prior_fraction = 0.3;
