@@ -113,7 +113,7 @@ DatasetRecorder::DatasetRecorder(const std::string& out_dir, const Model& truth,
 
 void DatasetRecorder::restart_clocks(double time) {
   for (Stream& s : streams_) s.next_time = time;
-  plate_steps_ = 0;  // a new window: the plates' mean starts afresh
+  plate_steps_ = 0;                                             // a new window: the plates' mean starts afresh
   accel_prev_time_ = std::numeric_limits<double>::quiet_NaN();  // and the accelerometers'
 }
 
