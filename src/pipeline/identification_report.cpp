@@ -37,7 +37,16 @@ void write_identification_report(const InertialIdentificationResult& r, const st
   rms.rows.push_back({"projected force (contact forces projected out)", optional_number(r.nominal_rms.projected),
                       optional_number(r.identified_rms.projected)});
   rms.rows.push_back({"total mass [kg]", number(r.nominal_total_mass), number(r.total_mass)});
+  if (r.truth_rms) {  // simulation: the true model on the same samples, the floor the data path leaves
+    rms.header.push_back("true model");
+    rms.rows[0].push_back(number(r.truth_rms->force));
+    rms.rows[1].push_back(number(r.truth_rms->moment));
+    rms.rows[2].push_back(optional_number(r.truth_rms->torque));
+    rms.rows[3].push_back(optional_number(r.truth_rms->projected));
+    rms.rows[4].push_back(r.truth_total_mass ? number(*r.truth_total_mass) : "");
+  }
   report.table(rms);
+  for (const std::string& w : r.warnings) report.paragraph("Warning: " + w + ".");
   BarPlot bars;
   bars.title = "RMS on held-out motion";
   bars.y_label = "RMS";
