@@ -63,13 +63,9 @@ void inertial_stage(const DemoArgs& args) {
     std::cout << "\n";
   }
   if (r.determination.size() > 0) {
-    int determined = 0, kept = 0;
-    for (Eigen::Index k = 0; k < r.determination.size(); ++k) {
-      determined += r.determination[k] >= 0.75 ? 1 : 0;
-      kept += r.determination[k] <= 0.25 ? 1 : 0;
-    }
-    std::cout << "  base parameters determined by this motion: " << determined << ", kept at CAD: " << kept
-              << ", partly: " << r.determination.size() - determined - kept << "\n";
+    const DeterminationCounts counts = count_determination(r.determination);
+    std::cout << "  base parameters determined by this motion: " << counts.determined
+              << ", kept at CAD: " << counts.kept_at_cad << ", partly: " << counts.partly << "\n";
   }
   for (const std::string& w : r.warnings) std::cout << "  warning: " << w << "\n";
   std::cout << "  report: " << demo.report << "\n";

@@ -92,4 +92,21 @@ VectorX determination(const CadPriorFit& fit) {
   return d;
 }
 
+const char* determination_status(double d) {
+  return d >= 0.75 ? "determined by this motion" : d <= 0.25 ? "kept at CAD" : "partly determined";
+}
+
+DeterminationCounts count_determination(const VectorX& determination) {
+  DeterminationCounts c;
+  for (Eigen::Index k = 0; k < determination.size(); ++k) {
+    if (determination[k] >= 0.75)
+      ++c.determined;
+    else if (determination[k] <= 0.25)
+      ++c.kept_at_cad;
+    else
+      ++c.partly;
+  }
+  return c;
+}
+
 }  // namespace dynid

@@ -17,6 +17,16 @@ std::string number(double x, const char* format = "%.4g") {
 
 std::string optional_number(const std::optional<double>& x) { return x ? number(*x) : "not measured"; }
 
+/// A bar chart of one series: one bar per category.
+BarPlot single_series(const std::string& title, const std::string& y_label, const std::string& series) {
+  BarPlot plot;
+  plot.title = title;
+  plot.y_label = y_label;
+  plot.groups = {series};
+  plot.values = {{}};
+  return plot;
+}
+
 }  // namespace
 
 void write_identification_report(const InertialIdentificationResult& r, const std::string& path) {
@@ -113,11 +123,7 @@ void write_identification_report(const InertialIdentificationResult& r, const st
     report.paragraph(
         "Each equation group's residual RMS after a fit, in units of its sensors' noise (at least 1); its rows were "
         "weighted down by the square of this scale.");
-    BarPlot scales;
-    scales.title = "Residual scale per equation group";
-    scales.y_label = "scale";
-    scales.groups = {"scale"};
-    scales.values = {{}};
+    BarPlot scales = single_series("Residual scale per equation group", "scale", "scale");
     for (const EquationGroupScale& g : r.weighting_scales) {
       scales.categories.push_back(g.label);
       scales.values[0].push_back(g.scale);
@@ -128,25 +134,17 @@ void write_identification_report(const InertialIdentificationResult& r, const st
   const bool with_prior = r.determination.size() == r.base.num_base();
   if (with_prior) {
     report.heading("What this motion determines");
-    int determined = 0, kept = 0;
-    for (Eigen::Index k = 0; k < r.determination.size(); ++k) {
-      determined += r.determination[k] >= 0.75 ? 1 : 0;
-      kept += r.determination[k] <= 0.25 ? 1 : 0;
-    }
+    const DeterminationCounts counts = count_determination(r.determination);
     report.paragraph(
         "Each base parameter starts from the CAD (nominal) model with a prior uncertainty on its body's own scale; "
         "the data move it as far as they determine it. Determination = 1 - posterior variance / prior variance: " +
-        std::to_string(determined) + " base parameters are determined by this motion (>= 0.75), " +
-        std::to_string(kept) + " are kept at CAD (<= 0.25), " +
-        std::to_string(r.determination.size() - determined - kept) +
+        std::to_string(counts.determined) + " base parameters are determined by this motion (>= 0.75), " +
+        std::to_string(counts.kept_at_cad) + " are kept at CAD (<= 0.25), " + std::to_string(counts.partly) +
         " are partly determined. The data were weighted as " + number(r.cad_data_scale.value_or(1.0), "%.3g") +
         " times their sensors' noise variance, from the spread of the equations' scores over blocks of the motion. "
         "To determine more, excite the motion that changes the parameters kept at CAD (dynid excite).");
-    BarPlot d;
-    d.title = "Determination of each base parameter (0: kept at CAD, 1: determined by the motion)";
-    d.y_label = "1 - posterior/prior variance";
-    d.groups = {"determination"};
-    d.values = {{}};
+    BarPlot d = single_series("Determination of each base parameter (0: kept at CAD, 1: determined by the motion)",
+                              "1 - posterior/prior variance", "determination");
     for (int k = 0; k < r.base.num_base(); ++k) {
       d.categories.push_back(std::to_string(k));
       d.values[0].push_back(r.determination[k]);
@@ -158,11 +156,8 @@ void write_identification_report(const InertialIdentificationResult& r, const st
     report.paragraph(
         "Per class of base parameter, the median error of the identified model divided by the CAD model's: below 1 "
         "the identified model is closer to the truth than the CAD model it started from.");
-    BarPlot ratio;
-    ratio.title = "median |identified - truth| / median |nominal - truth|";
-    ratio.y_label = "ratio (1 = as good as CAD)";
-    ratio.groups = {"identified / CAD"};
-    ratio.values = {{}};
+    BarPlot ratio = single_series("median |identified - truth| / median |nominal - truth|",
+                                  "ratio (1 = as good as CAD)", "identified / CAD");
     for (const auto& [label, value] : r.parameter_error_vs_nominal) {
       ratio.categories.push_back(label);
       ratio.values[0].push_back(value);
@@ -183,9 +178,7 @@ void write_identification_report(const InertialIdentificationResult& r, const st
     if (r.base_truth) row.push_back(number((*r.base_truth)[k], "%.6g"));
     if (with_prior) {
       row.push_back(number(r.prior_std[k], "%.2g"));
-      row.push_back(r.determination[k] >= 0.75   ? "determined by this motion"
-                    : r.determination[k] <= 0.25 ? "kept at CAD"
-                                                 : "partly determined");
+      row.push_back(determination_status(r.determination[k]));
     }
     row.push_back(r.base.expression(k));
     t.rows.push_back(row);

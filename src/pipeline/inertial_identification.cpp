@@ -700,17 +700,13 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
   j["residual_rms_weighted"] = r.residual_rms_weighted;
   if (p.cad_prior) {
     j["prior"] = "cad";
-    int determined = 0, kept = 0;
-    for (Eigen::Index k = 0; k < r.determination.size(); ++k) {
-      if (r.determination[k] >= 0.75) ++determined;
-      if (r.determination[k] <= 0.25) ++kept;
-    }
+    const DeterminationCounts counts = count_determination(r.determination);
     j["cad_prior"] = {{"fraction", o.cad_prior_fraction},
                       {"block_s", o.cad_prior_block_s},
                       {"data_scale", r.cad_data_scale ? json(*r.cad_data_scale) : json(nullptr)},
-                      {"determined_by_motion", determined},
-                      {"kept_at_cad", kept},
-                      {"partly", static_cast<int>(r.determination.size()) - determined - kept}};
+                      {"determined_by_motion", counts.determined},
+                      {"kept_at_cad", counts.kept_at_cad},
+                      {"partly", counts.partly}};
   } else {
     j["prior"] = r.prior;
   }
@@ -795,9 +791,7 @@ std::vector<std::string> write_inertial_identification(const InertialProblem& p,
     if (r.determination.size() == base.num_base()) {
       e["prior_std"] = r.prior_std[k];
       e["determination"] = r.determination[k];
-      e["status"] = r.determination[k] >= 0.75   ? "determined by this motion"
-                    : r.determination[k] <= 0.25 ? "kept at CAD"
-                                                 : "partly determined";
+      e["status"] = determination_status(r.determination[k]);
     }
     json terms = json::array();
     for (const ParameterTerm& t : base.groups[static_cast<std::size_t>(k)])

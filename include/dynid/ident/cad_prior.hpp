@@ -54,4 +54,12 @@ CadPriorFit fit_with_cad_prior(const std::vector<InformationBlock>& blocks, cons
 /// 1: determined by the motion). 1 for unknowns without a prior.
 VectorX determination(const CadPriorFit& fit);
 
+/// "determined by this motion" (determination >= 0.75), "kept at CAD" (<= 0.25) or "partly determined".
+const char* determination_status(double determination);
+
+struct DeterminationCounts {
+  int determined = 0, kept_at_cad = 0, partly = 0;
+};
+DeterminationCounts count_determination(const VectorX& determination);
+
 }  // namespace dynid
