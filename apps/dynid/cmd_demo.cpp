@@ -49,10 +49,16 @@ void inertial_stage(const DemoArgs& args) {
   std::cout << "                          nominal   identified   true\n";
   std::cout << "  total mass [kg]       " << std::setw(9) << format_fixed(r.nominal_total_mass, 3) << std::setw(13)
             << format_fixed(r.total_mass, 3) << std::setw(7) << format_fixed(demo.walk.true_total_mass, 3) << "\n";
+  // The true column: the true model's RMS on the same held-out samples (what the data path leaves).
+  const auto truth = [&](double ValidationRms::*field) {
+    return r.truth_rms ? format_fixed((*r.truth_rms).*field, 3) : std::string("-");
+  };
+  const std::string band = r.parallel_filter ? ", below " + format_fixed(r.parallel_filter->cutoff_hz, 0) + " Hz" : "";
   std::cout << "  base force RMS [N]    " << std::setw(9) << format_fixed(r.nominal_rms.force, 3) << std::setw(13)
-            << format_fixed(r.identified_rms.force, 3) << "   (held-out motion)\n";
+            << format_fixed(r.identified_rms.force, 3) << std::setw(7) << truth(&ValidationRms::force)
+            << "   (held-out motion" << band << ")\n";
   std::cout << "  base moment RMS [N m] " << std::setw(9) << format_fixed(r.nominal_rms.moment, 3) << std::setw(13)
-            << format_fixed(r.identified_rms.moment, 3) << "\n";
+            << format_fixed(r.identified_rms.moment, 3) << std::setw(7) << truth(&ValidationRms::moment) << "\n";
   std::cout << "  physically consistent: " << (r.physically_consistent ? "yes, every link" : "no") << "\n";
   // Parameter by parameter: how far the identified model is from the truth, relative to CAD's error.
   if (!r.parameter_error_vs_nominal.empty()) {

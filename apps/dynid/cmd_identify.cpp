@@ -5,10 +5,11 @@
 //   [--validate DATA] [--lock JOINT=VALUE ...] [--consistent] [--prior WEIGHT] [--weighting sensors|residual]
 //   [--torque-offsets]
 //   [--fix-mass-com URDF]
-//   [--cutoff HZ] [--no-lowpass] [--no-imu-bias]
+//   [--cutoff HZ] [--no-lowpass] [--no-imu-bias] [--parallel-filter HZ]
 //   [--wrenches auto|ft|plates] [--mocap-joints auto|encoders|markers] [--holdout FRACTION]
 //   [--quiet]
 
+#include <cmath>
 #include <iostream>
 #include <optional>
 
@@ -67,9 +68,26 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
                 "Also estimate a constant offset of each joint torque sensor of the set (summary.json torque_offsets)");
   cmd->add_option("--fix-mass-com", o.fix_mass_com,
                   "URDF (e.g. from identify static) whose masses and COMs are kept; the rest is estimated");
+  // CLI11's PositiveNumber says "not in range 0 to 1.8e308" for 0; name the way to no filter instead.
+  const CLI::Validator positive_hz(
+      [](std::string& text) {
+        try {
+          std::size_t used = 0;
+          const double v = std::stod(text, &used);
+          if (used == text.size() && v > 0.0 && std::isfinite(v)) return std::string();
+        } catch (const std::exception&) {
+        }
+        return "'" + text + "' is not a positive frequency in Hz (--no-lowpass: no filter)";
+      },
+      "HZ>0");
   cmd->add_option("--cutoff", args->cutoff_hz,
                   "Low-pass cut-off of the measured paths [Hz] (default: sensors 10, mocap 4)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_hz);
+  cmd->add_option("--parallel-filter", o.parallel_filter.cutoff_hz,
+                  "Low-pass both sides of the training equations at HZ and decimate (Gautier's parallel filter; "
+                  "sensor and truth paths; pair with a higher --cutoff, e.g. --cutoff 15 --parallel-filter 3; "
+                  "docs/identification.md)")
+      ->check(positive_hz);
   cmd->add_flag("--no-lowpass", args->no_lowpass,
                 "Sensor path: no low-pass of the streams (noise-free data; derivatives at the full rate)");
   cmd->add_flag("--no-imu-bias", args->no_imu_bias,

@@ -48,6 +48,10 @@ void IdentificationRows::build(const MotionSample& s) {
         std::find(set_.contact_frames.begin(), set_.contact_frames.end(), c) != set_.contact_frames.end();
     if (!off_ground || measured) active_.push_back(c);
   }
+  fixed_projection_ = true;
+  for (int c : active_)
+    if (std::find(set_.contact_frames.begin(), set_.contact_frames.end(), c) == set_.contact_frames.end())
+      fixed_projection_ = false;  // an unmeasured contact: the projection follows its Jacobian
   const SensorProjection p = project_sensors(model_, data_, s.q, set_, active_);
   if (model_.floating_base && p.base_rank < 6)
     throw std::runtime_error("sensor set '" + set_.label + "' cannot identify the base at t = " +

@@ -35,6 +35,14 @@ void write_identification_report(const InertialIdentificationResult& r, const st
                    " training samples, " + std::to_string(r.validation_samples) + " validation samples. " +
                    std::to_string(r.base.num_base()) + " base parameters, condition number " +
                    number(r.condition_number) + ".");
+  if (r.parallel_filter)
+    report.paragraph("Parallel filter (Gautier): both sides of the training equations low-passed at " +
+                     number(r.parallel_filter->cutoff_hz, "%.3g") + " Hz and every " +
+                     std::to_string(r.parallel_filter->decimation) + "th sample kept (" +
+                     std::to_string(r.parallel_filter->samples_out) + " of " +
+                     std::to_string(r.parallel_filter->samples_in) +
+                     "); the held-out residual RMS below are taken in the same band. The plots show the samples "
+                     "as the sensor path gives them.");
 
   report.heading("Validation on held-out motion: RMS of the equation residuals");
   ReportTable rms;

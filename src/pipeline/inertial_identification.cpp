@@ -15,6 +15,7 @@
 #include "dynid/core/atomic_file.hpp"
 #include "dynid/core/number_format.hpp"
 #include "dynid/data/mocap_source.hpp"
+#include "dynid/data/parallel_filter.hpp"
 #include "dynid/data/truth_source.hpp"
 #include "dynid/ident/identification_rows.hpp"
 #include "dynid/ident/physical_consistency.hpp"
@@ -52,6 +53,15 @@ std::unique_ptr<MotionSource> make_source(const InertialIdentificationOptions& o
   throw std::invalid_argument("unknown source '" + o.source + "' (truth, sensors or mocap)");
 }
 
+/// Sample rate of the stream the source's samples follow: the encoders' for the sensor path, the
+/// truth stream's for the truth source. The parallel filter needs it; the mocap path resamples
+/// its own way and is refused.
+double source_sample_rate(const InertialIdentificationOptions& o, const DatasetInfo& dataset) {
+  if (o.source == "sensors") return dataset.stream("encoders").rate_hz;
+  if (o.source == "truth") return dataset.stream("truth").rate_hz;
+  throw std::invalid_argument("--parallel-filter works on --source sensors or truth, not " + o.source);
+}
+
 /// Time range of the stream the source reads (for the held-out split).
 std::pair<double, double> source_time_range(const InertialIdentificationOptions& o, const DatasetInfo& dataset) {
   if (o.source == "mocap") return stream_time_range(dataset.stream("markers").file);
@@ -79,6 +89,12 @@ struct RmsAccumulator {
         ++torque_count;
       }
     ++samples;
+  }
+  /// A projected residual V_c^T (Y pi - f) already formed (the parallel filter's output).
+  void add_projected(const VectorX& projected) {
+    projected2 += projected.squaredNorm();
+    projected_count += projected.rows();
+    ++projected_samples;
   }
   ValidationRms rms() const {
     ValidationRms r;
@@ -220,6 +236,10 @@ InertialProblem prepare_inertial_identification(const InertialIdentificationOpti
   if (p.prior < 0.0 || !std::isfinite(p.prior)) throw std::invalid_argument("--prior must be a weight >= 0");
   if (p.cad_prior && !(o.cad_prior_fraction > 0.0 && o.cad_prior_block_s > 0.0))
     throw std::invalid_argument("the CAD prior needs a positive fraction and block length");
+  if (o.parallel_filter.cutoff_hz < 0.0 || !std::isfinite(o.parallel_filter.cutoff_hz))
+    throw std::invalid_argument("--parallel-filter must be a cut-off in Hz (0: off)");
+  if (o.parallel_filter.cutoff_hz > 0.0)  // early: a bad source or cut-off fails before any work
+    ParallelRowFilter(source_sample_rate(o, p.train_set), o.parallel_filter, [](auto&&...) {});
   p.set = parse_sensor_set(model, sidecar, o.sensors);
   BaseParameterOptions bo;
   if (o.sensors == "contact" && model.floating_base) bo.rows = base_link_rows(model);
@@ -340,6 +360,27 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
   double block_start = 0.0;
   ResidualWeighting by_equation(residual_weighting ? np : 0);
   const long expected = std::max(1L, train->size_hint());
+  auto fold = [&](const MatrixX& A_in, const VectorX& b_in, const VectorX& w_in, double t_in) {
+    if (cad_blocks) {
+      if (blocks.empty() || t_in - block_start >= o.cad_prior_block_s) {
+        blocks.emplace_back(np, 256);
+        block_start = t_in;
+      }
+      blocks.back().add(A_in, b_in, w_in);
+    } else if (residual_weighting) {
+      by_equation.add(A_in, b_in, w_in);
+    } else {
+      ls.add(A_in, b_in, w_in);
+    }
+  };
+  std::optional<ParallelRowFilter> parallel;
+  if (o.parallel_filter.cutoff_hz > 0.0) {
+    parallel.emplace(source_sample_rate(o, p.train_set), o.parallel_filter, fold);
+    report_progress(o, 0.05,
+                    "parallel filter: both sides of the equations low-passed at " +
+                        format_fixed(o.parallel_filter.cutoff_hz, 1) + " Hz, every " +
+                        std::to_string(parallel->decimation()) + "th sample kept");
+  }
   MotionSample s;
   MatrixX A_all;
   VectorX b_free;
@@ -361,20 +402,20 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
       }
       A = &A_all;
     }
-    if (cad_blocks) {
-      if (blocks.empty() || s.time - block_start >= o.cad_prior_block_s) {
-        blocks.emplace_back(np, 256);
-        block_start = s.time;
-      }
-      blocks.back().add(*A, *b, rows.weights());
-    } else if (residual_weighting) {
-      by_equation.add(*A, *b, rows.weights());
+    if (parallel && rows.fixed_projection()) {
+      parallel->add(s.time, *A, *b, rows.weights());
     } else {
-      ls.add(*A, *b, rows.weights());
+      if (parallel) parallel->flush();
+      fold(*A, *b, rows.weights(), s.time);
     }
     if (++e.samples % 500 == 0)
       report_progress(o, 0.05 + 0.6 * std::min(1.0, static_cast<double>(e.samples) / static_cast<double>(expected)),
                       "estimation: " + std::to_string(e.samples) + " samples");
+  }
+  if (parallel) {
+    parallel->flush();
+    e.parallel_filter = ParallelFilterUse{parallel->cutoff_hz(), parallel->decimation(), parallel->samples_in(),
+                                          parallel->samples_out()};
   }
   if (e.samples == 0) throw std::runtime_error(o.data + ": no training samples");
   const double prior = p.fixed_part ? std::max(p.prior, 1e-6) : p.prior;
@@ -463,6 +504,7 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
   r.nominal_total_mass = model.total_mass();
   r.source_description = e.source_description;
   r.samples = e.samples;
+  r.parallel_filter = e.parallel_filter;
   r.weighting_scales = e.weighting_scales;
   r.residual_rms_weighted = sol.residual_rms;
   if (e.cad_prior) {
@@ -618,6 +660,30 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
   r.series.measured_torque.resize(nj);
   r.series.nominal_torque.resize(nj);
   r.series.identified_torque.resize(nj);
+  // With the parallel filter, the residuals are compared in the band the fit used: each model's
+  // residual series (nominal, identified, truth: the columns) low-passed and decimated the same way.
+  // Unmeasured torques (NaN) ride as a zero with a zero mask; a change of mask starts a new run.
+  std::optional<ParallelRowFilter> residual_filter, projected_filter;
+  const int models = pi_truth ? 3 : 2;
+  if (o.parallel_filter.cutoff_hz > 0.0) {
+    const double rate = source_sample_rate(o, p.validation_set);
+    residual_filter.emplace(rate, o.parallel_filter,
+                            [&](const MatrixX& R, const VectorX&, const VectorX& measured, double) {
+                              RmsAccumulator* acc[3] = {&acc_nominal, &acc_identified, &acc_truth};
+                              for (int m = 0; m < models; ++m) {
+                                VectorX residual = R.col(m);
+                                for (Eigen::Index i = 0; i < residual.size(); ++i)
+                                  if (measured[i] == 0.0) residual[i] = std::numeric_limits<double>::quiet_NaN();
+                                acc[m]->add(residual, model.floating_base, MatrixX());
+                              }
+                            });
+    projected_filter.emplace(rate, o.parallel_filter, [&](const MatrixX& R, const VectorX&, const VectorX&, double) {
+      RmsAccumulator* acc[3] = {&acc_nominal, &acc_identified, &acc_truth};
+      for (int m = 0; m < models; ++m) acc[m]->add_projected(R.col(m));
+    });
+  }
+  MatrixX residuals, projected;
+  VectorX measured_mask;
   MotionSample s;
   while (validation->next(s)) {
     vrows.build(s);
@@ -629,9 +695,24 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
     contact_projector.resize(0, 0);
     if (f.allFinite())
       contact_projector = project_sensors(model, projection_data, s.q, contacts_unmeasured, contact_frames).projector;
-    acc_nominal.add(pred_nominal - f, model.floating_base, contact_projector);
-    acc_identified.add(pred_identified - f, model.floating_base, contact_projector);
-    if (pi_truth) acc_truth.add(vrows.regressor() * *pi_truth - f, model.floating_base, contact_projector);
+    if (residual_filter) {
+      residuals.resize(model.nv, models);
+      residuals.col(0) = pred_nominal - f;
+      residuals.col(1) = pred_identified - f;
+      if (pi_truth) residuals.col(2) = vrows.regressor() * *pi_truth - f;
+      measured_mask = f.array().isFinite().cast<double>();
+      for (Eigen::Index i = 0; i < f.size(); ++i)
+        if (!std::isfinite(f[i])) residuals.row(i).setZero();
+      residual_filter->add(s.time, residuals, VectorX::Zero(model.nv), measured_mask);
+      if (contact_projector.size() > 0) {
+        projected.noalias() = contact_projector * residuals;
+        projected_filter->add(s.time, projected, VectorX::Zero(projected.rows()), VectorX::Ones(projected.rows()));
+      }
+    } else {
+      acc_nominal.add(pred_nominal - f, model.floating_base, contact_projector);
+      acc_identified.add(pred_identified - f, model.floating_base, contact_projector);
+      if (pi_truth) acc_truth.add(vrows.regressor() * *pi_truth - f, model.floating_base, contact_projector);
+    }
     if (r.validation_samples++ % stride == 0) {
       r.series.time.push_back(s.time);
       if (model.floating_base) {
@@ -650,6 +731,10 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
       report_progress(
           o, 0.75 + 0.2 * std::min(1.0, static_cast<double>(r.validation_samples) / static_cast<double>(vexpected)),
           "validation: " + std::to_string(r.validation_samples) + " samples");
+  }
+  if (residual_filter) {
+    residual_filter->flush();
+    projected_filter->flush();
   }
   if (r.validation_samples == 0) throw std::runtime_error("no validation samples (held-out window empty)");
   r.nominal_rms = acc_nominal.rms();
@@ -696,6 +781,11 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
                              ? "last " + std::to_string(static_cast<int>(100 * o.holdout_fraction)) + " % of " + o.data
                              : o.validate;
   j["base_parameters"] = p.base.num_base();
+  j["parallel_filter"] = r.parallel_filter ? json{{"cutoff_hz", r.parallel_filter->cutoff_hz},
+                                                  {"decimation", r.parallel_filter->decimation},
+                                                  {"samples_in", r.parallel_filter->samples_in},
+                                                  {"samples_out", r.parallel_filter->samples_out}}
+                                           : json(nullptr);
   j["condition_number"] = r.condition_number;
   j["residual_rms_weighted"] = r.residual_rms_weighted;
   if (p.cad_prior) {
@@ -752,6 +842,8 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
   v["units"] =
       "wrench_rms: base force [N]; moment_rms: base moment [N m]; torque_rms: joint torque [N m]; projected_rms: "
       "generalized force in the null space of the contact Jacobians (contact forces projected out)";
+  // With the parallel filter the residuals are low-passed and decimated like the training equations.
+  v["band_hz"] = o.parallel_filter.cutoff_hz > 0.0 ? json(o.parallel_filter.cutoff_hz) : json(nullptr);
   j["validation"] = v;
   if (!r.parameter_error_vs_nominal.empty()) {
     json ratios = json::object();

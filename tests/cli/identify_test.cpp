@@ -49,15 +49,23 @@ TEST(CliIdentify, SimulateThenIdentifyWritesTheDocumentedOutputs) {
   EXPECT_LE(std::count(r.err.begin(), r.err.end(), '\n'), 12) << r.err;
 
   // Bad inputs: one line naming the problem.
-  for (const auto& [args, fragment] :
-       std::vector<std::pair<std::string, std::string>>{{"--sensors l_sole,bogus", "bogus"},
-                                                        {"--sensors l_sole", "rank"},
-                                                        {"--sensors contact --lock l_knee=abc", "not a number"}}) {
+  for (const auto& [args, fragment] : std::vector<std::pair<std::string, std::string>>{
+           {"--sensors l_sole,bogus", "bogus"},
+           {"--sensors l_sole", "rank"},
+           {"--sensors contact --lock l_knee=abc", "not a number"},
+           {"--sensors contact --source sensors --parallel-filter 600", "half the sample rate"},
+           {"--sensors contact --source mocap --parallel-filter 3",
+            "--parallel-filter works on --source sensors or truth"}}) {
     const Result bad = run("identify inertial kid_humanoid " + data + " --quiet --out " + scratch("bad") + " " + args);
     EXPECT_EQ(bad.code, 1) << args;
     EXPECT_NE(bad.err.find(fragment), std::string::npos) << args << ": " << bad.err;
     EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
   }
+  // A flag's value out of range is a usage error (exit 2), named as such.
+  const Result zero = run("identify inertial kid_humanoid " + data + " --sensors contact --cutoff 0 --out " + out);
+  EXPECT_EQ(zero.code, 2);
+  EXPECT_NE(zero.err.find("'0' is not a positive frequency in Hz (--no-lowpass: no filter)"), std::string::npos)
+      << zero.err;
   const Result missing = run("identify inertial kid_humanoid " + scratch("none") + " --sensors contact --out " + out);
   EXPECT_EQ(missing.code, 1);
   EXPECT_NE(missing.err.find("no such data set"), std::string::npos) << missing.err;

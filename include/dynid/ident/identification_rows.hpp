@@ -36,6 +36,10 @@ class IdentificationRows {
   /// sensor set when the rank condition rank(S_b V_x) = 6 fails at this sample.
   void build(const MotionSample& sample);
 
+  /// True when the last sample's rows are the same linear combination of the equations of motion as
+  /// at any other sample with this flag (every active contact measured: the projection removes only
+  /// constant joint-torque directions), so that filtering rows across samples keeps them exact.
+  bool fixed_projection() const { return fixed_projection_; }
   const MatrixX& rows() const { return A_; }                  ///< P Y_base (r x num_base)
   const VectorX& measured() const { return b_; }              ///< P A_m f_m (r)
   const VectorX& weights() const { return w_; }               ///< 1 / sigma^2 per row
@@ -59,6 +63,7 @@ class IdentificationRows {
   };
   std::vector<FreeSpan> free_;
   std::vector<int> active_;
+  bool fixed_projection_ = true;
   Data data_;
   Matrix6X J_;
   MatrixX Y_, PY_, A_, T_;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "dynid/data/mocap_source.hpp"
+#include "dynid/data/parallel_filter.hpp"
 #include "dynid/data/sensor_source.hpp"
 #include "dynid/ident/base_parameters.hpp"
 #include "dynid/ident/cad_prior.hpp"
@@ -64,10 +65,22 @@ struct InertialIdentificationOptions {
   bool torque_offsets = false;
   std::string fix_mass_com;            ///< URDF whose masses and first moments are kept (two-phase mode)
   SensorSourceOptions sensor_options;  ///< of "sensors"
-  MocapSourceOptions mocap_options;    ///< of "mocap"
-  std::string out_dir;                 ///< where to write the outputs; empty = write nothing
+  /// Gautier's parallel filter on the training equations (data/parallel_filter.hpp): both sides
+  /// low-passed at `cutoff_hz` and decimated, for the "sensors" and "truth" sources; cutoff_hz 0
+  /// (the default): off, the equations of every sample as the source gives them.
+  ParallelFilterOptions parallel_filter = {.cutoff_hz = 0.0};
+  MocapSourceOptions mocap_options;  ///< of "mocap"
+  std::string out_dir;               ///< where to write the outputs; empty = write nothing
   /// Progress (fraction 0..1, what is being done); may be empty.
   std::function<void(double, const std::string&)> progress;
+};
+
+/// The parallel filter as a run used it: its cut-off, decimation, and the training samples before
+/// and after it (samples with rows it cannot filter, see ParallelRowFilter, pass around it).
+struct ParallelFilterUse {
+  double cutoff_hz = 0.0;
+  int decimation = 1;
+  long samples_in = 0, samples_out = 0;
 };
 
 /// RMS of the equation residuals Y pi - f on the validation motion (paper 004 fig. 6).
@@ -142,6 +155,7 @@ struct InertialIdentificationResult {
   /// standard deviation and how much of its prior variance the data removed (0 kept at CAD .. 1
   /// determined by the motion).
   std::optional<double> cad_data_scale;
+  std::optional<ParallelFilterUse> parallel_filter;  ///< when the training equations were filtered
   VectorX prior_std, determination;
   /// With a truth: per class of base parameter (mass, first_moment, inertia, and the inertia's
   /// Ixx_Ixy_Ixz, Iyy_Iyz, Izz), median |identified - truth| / median |nominal - truth|: below 1 the
@@ -191,6 +205,7 @@ struct InertialEstimate {
   long rows = 0;
   std::vector<EquationGroupScale> weighting_scales;  ///< with residual weighting
   std::optional<CadPriorFit> cad_prior;              ///< with the CAD prior
+  std::optional<ParallelFilterUse> parallel_filter;  ///< when the training equations were filtered
   long samples = 0;
   std::string source_description;
 };

@@ -1,0 +1,126 @@
+#include "dynid/data/parallel_filter.hpp"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/QR>
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "dynid/mocap/filtfilt.hpp"
+
+namespace dynid {
+namespace {
+
+constexpr double kRate = 1000.0;  // [Hz]
+
+/// Rows of a time-varying linear system A(t) x = b(t), as a regressor along a motion makes them:
+/// smooth terms plus a broadband part (impacts, differentiated encoders) well above the cut-off.
+struct Equations {
+  std::vector<double> time;
+  std::vector<MatrixX> A;
+  std::vector<VectorX> b;
+};
+
+Equations equations(const VectorX& x, int samples, int rows, double t0 = 0.0, unsigned seed = 1) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> gauss;
+  Equations e;
+  for (int k = 0; k < samples; ++k) {
+    const double t = t0 + k / kRate;
+    MatrixX A(rows, x.size());
+    for (Eigen::Index i = 0; i < A.rows(); ++i)
+      for (Eigen::Index j = 0; j < A.cols(); ++j) A(i, j) = std::sin((1.0 + i + 2.0 * j) * t + j) + 0.5 * gauss(rng);
+    e.time.push_back(t);
+    e.A.push_back(A);
+    e.b.push_back(A * x);
+  }
+  return e;
+}
+
+/// Least squares over every row the filter hands over.
+struct Collector {
+  std::vector<double> time;
+  MatrixX A;
+  VectorX b;
+  void add(const MatrixX& rows, const VectorX& rhs, double t) {
+    A.conservativeResize(A.rows() + rows.rows(), rows.cols());
+    b.conservativeResize(b.rows() + rhs.rows());
+    A.bottomRows(rows.rows()) = rows;
+    b.tail(rhs.rows()) = rhs;
+    time.push_back(t);
+  }
+  VectorX solve() const { return A.colPivHouseholderQr().solve(b); }
+};
+
+TEST(ParallelRowFilter, FilteredEquationsKeepTheirSolutionExactly) {
+  const VectorX x = (VectorX(4) << 1.5, -0.25, 3.0, 0.01).finished();
+  const Equations e = equations(x, 3000, 3);
+  ParallelFilterOptions o;
+  o.cutoff_hz = 5.0;
+  Collector out;
+  ParallelRowFilter filter(kRate, o,
+                           [&](const MatrixX& A, const VectorX& b, const VectorX&, double t) { out.add(A, b, t); });
+  const VectorX w = VectorX::Ones(3);
+  for (std::size_t k = 0; k < e.time.size(); ++k) filter.add(e.time[k], e.A[k], e.b[k], w);
+  filter.flush();
+  EXPECT_EQ(filter.decimation(), 50);  // 1000 Hz / (4 x 5 Hz)
+  EXPECT_EQ(filter.samples_in(), 3000);
+  EXPECT_EQ(filter.samples_out(), 60);
+  EXPECT_LT((out.solve() - x).norm(), 1e-9 * x.norm());
+
+  // What the filter exists to avoid: the measured side low-passed, the regressor not (a filter on the
+  // signals and not on the equations) -- the solution moves far from x.
+  std::vector<Eigen::VectorXd> columns(3, Eigen::VectorXd(3000));
+  for (int r = 0; r < 3; ++r)
+    for (int k = 0; k < 3000; ++k) columns[static_cast<std::size_t>(r)][k] = e.b[static_cast<std::size_t>(k)][r];
+  const IirFilter lowpass = butterworth_lowpass(2, 5.0, kRate);
+  Collector one_sided;
+  for (int r = 0; r < 3; ++r)
+    columns[static_cast<std::size_t>(r)] = filtfilt(lowpass, columns[static_cast<std::size_t>(r)]);
+  for (int k = 0; k < 3000; k += 50) {
+    VectorX b(3);
+    for (int r = 0; r < 3; ++r) b[r] = columns[static_cast<std::size_t>(r)][k];
+    one_sided.add(e.A[static_cast<std::size_t>(k)], b, e.time[static_cast<std::size_t>(k)]);
+  }
+  EXPECT_GT((one_sided.solve() - x).norm(), 0.1 * x.norm());
+}
+
+TEST(ParallelRowFilter, RunsEndAtAChangeOfRowsOrWeightsAndAtTimeGaps) {
+  const VectorX x = (VectorX(2) << -2.0, 0.5).finished();
+  // Three runs: 3 rows, then 2 rows, then 2 rows with other weights after a gap of 0.5 s.
+  const Equations a = equations(x, 700, 3, 0.0, 1), b = equations(x, 400, 2, 0.7, 2), c = equations(x, 300, 2, 1.6, 3);
+  ParallelFilterOptions o;
+  o.cutoff_hz = 10.0;
+  o.decimation = 7;
+  o.chunk_s = 0.25;  // and chunks of 250 samples within each run
+  Collector out;
+  std::vector<VectorX> weights_seen;
+  ParallelRowFilter filter(kRate, o, [&](const MatrixX& A, const VectorX& rhs, const VectorX& w, double t) {
+    out.add(A, rhs, t);
+    weights_seen.push_back(w);
+  });
+  for (std::size_t k = 0; k < a.time.size(); ++k) filter.add(a.time[k], a.A[k], a.b[k], VectorX::Ones(3));
+  for (std::size_t k = 0; k < b.time.size(); ++k) filter.add(b.time[k], b.A[k], b.b[k], VectorX::Ones(2));
+  for (std::size_t k = 0; k < c.time.size(); ++k) filter.add(c.time[k], c.A[k], c.b[k], VectorX::Constant(2, 4.0));
+  filter.flush();
+  EXPECT_EQ(filter.samples_in(), 1400);
+  EXPECT_EQ(filter.samples_out(), 200);  // every 7th of 1400 on one global grid
+  for (std::size_t k = 1; k < out.time.size(); ++k) EXPECT_GT(out.time[k], out.time[k - 1]);
+  EXPECT_EQ(weights_seen.front().size(), 3);
+  EXPECT_EQ(weights_seen.back(), VectorX::Constant(2, 4.0));
+  EXPECT_LT((out.solve() - x).norm(), 1e-9 * x.norm());
+}
+
+TEST(ParallelRowFilter, RefusesACutOffAboveNyquist) {
+  ParallelFilterOptions o;
+  o.cutoff_hz = 600.0;
+  EXPECT_THROW(ParallelRowFilter(kRate, o, [](const MatrixX&, const VectorX&, const VectorX&, double) {}),
+               std::invalid_argument);
+  o.cutoff_hz = 0.0;
+  EXPECT_THROW(ParallelRowFilter(kRate, o, [](const MatrixX&, const VectorX&, const VectorX&, double) {}),
+               std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace dynid
