@@ -269,6 +269,48 @@ TEST(InertialIdentificationWalk, UpperBodyLockedHas94BaseParametersRecoveredWith
   EXPECT_NEAR(parallel.identified_rms.moment / parallel.truth_rms->moment, 1.0, 0.15);
 }
 
+TEST(InertialIdentificationWalk, ParallelFilteredStandardDeviationsCoverTheTruthOverFiveSeeds) {
+  // Issue 20: the standard deviations must cover the error. Five seeds of the realistic walk (the
+  // demo's configuration: the robot's own sensors, CAD prior, consistent fit, parallel filter), every
+  // base parameter pooled: at least 90 % lie within 2 std of the truth (measured: 98 % over seeds
+  // 1-6, 99 % of those the walk determines; with the 10 Hz signal filter alone 82 % and 57 %,
+  // docs/identification.md).
+  int inside = 0, total = 0, determined_inside = 0, determined = 0;
+  for (unsigned seed = 2; seed <= 6; ++seed) {
+    ScenarioOptions sim;
+    sim.scenario = "walk";
+    sim.out_dir = test::fresh_dir("ident", "walk_coverage_" + std::to_string(seed));
+    sim.seed = seed;
+    sim.lock_upper_body = true;
+    ASSERT_FALSE(run_scenario(test::bundled_robot("kid_humanoid"), sim).fell) << seed;
+    InertialIdentificationOptions o;
+    o.model = "kid_humanoid";
+    o.data = sim.out_dir;
+    o.sensors = "contact";
+    o.source = "sensors";
+    o.lock_upper_body = true;
+    o.consistent = true;
+    o.sensor_options.cutoff_hz = 20.0;
+    o.parallel_filter.cutoff_hz = 3.0;
+    o.truth_urdf = sim.out_dir + "/truth.urdf";
+    const InertialIdentificationResult r = run_inertial_identification(o);
+    ASSERT_TRUE(r.base_truth);
+    for (Eigen::Index k = 0; k < r.base_values.size(); ++k) {
+      const bool covered = std::abs(r.base_values[k] - (*r.base_truth)[k]) <= 2.0 * r.base_std[k];
+      inside += covered;
+      ++total;
+      if (r.determination[k] >= 0.75) {
+        determined_inside += covered;
+        ++determined;
+      }
+    }
+  }
+  std::printf("coverage over seeds 2-6: %d of %d base parameters within 2 std (%d of %d determined)\n", inside, total,
+              determined_inside, determined);
+  EXPECT_GE(inside, 0.9 * total);
+  EXPECT_GE(determined_inside, 0.9 * determined);
+}
+
 TEST_F(InertialIdentificationTest, BadInputsAreRefusedByName) {
   InertialIdentificationOptions o = options(clean_, "truth");
   o.sensors = "l_sole,no_such_joint";
