@@ -1,5 +1,6 @@
 // dynid analyze base-parameters MODEL [--rows all|base] [--lock JOINT=VALUE ...] [--json]
 //   [--samples N] [--seed N] [--tolerance T]
+// dynid analyze sensors MODEL [--minimal] [--json] [--configurations N] [--seed N]
 // Which inertial parameters of a robot its equations can identify, and in which combinations.
 
 #include <iostream>
@@ -7,7 +8,7 @@
 
 #include "commands.hpp"
 #include "dynid/ident/base_parameters.hpp"
-#include "dynid/ident/sensor_projection.hpp"
+#include "dynid/ident/minimal_sensor_sets.hpp"
 #include "dynid/model/lock_joints.hpp"
 #include "dynid/model/robot.hpp"
 #include "dynid/pipeline/base_parameter_analysis.hpp"
@@ -69,18 +70,71 @@ void register_analyze(CLI::App& app, Action& action) {
   // dynid analyze sensors MODEL: the minimal force-sensor sets per contact state (paper 004 IV-D).
   auto* sensors = analyze->add_subcommand(
       "sensors", "Minimal force-sensor sets for whole-body identification, per contact state (paper 004)");
-  auto sensor_model = std::make_shared<std::string>();
-  sensors->add_option("MODEL", *sensor_model, "URDF file or bundled robot name (with its sidecar)")->required();
-  sensors->callback([&action, sensor_model] {
-    action = [sensor_model] {
-      const Robot robot = load_robot(*sensor_model);
+  struct SensorArgs {
+    std::string model;
+    bool minimal = true, json = false;
+    int configurations = 3;
+    unsigned seed = 1;
+  };
+  auto sensor_args = std::make_shared<SensorArgs>();
+  sensors->add_option("MODEL", sensor_args->model, "URDF file or bundled robot name (with its sidecar)")->required();
+  sensors->add_flag("--minimal", sensor_args->minimal,
+                    "The inclusion-minimal sensor sets of every contact state and one smallest set for all (the "
+                    "analysis this command runs)");
+  sensors->add_flag("--json", sensor_args->json, "Print JSON (docs/identification.md)");
+  sensors
+      ->add_option("--configurations", sensor_args->configurations,
+                   "Random configurations each state must be identifiable at")
+      ->check(CLI::Range(1, 100));
+  sensors->add_option("--seed", sensor_args->seed, "Seed of the random configurations");
+  sensors->callback([&action, sensor_args] {
+    action = [sensor_args] {
+      const Robot robot = load_robot(sensor_args->model);
       if (!robot.sidecar) throw std::runtime_error(robot.urdf_path + " has no sidecar: its contacts are unknown");
-      if (!robot.model.floating_base)
-        throw std::runtime_error(robot.model.name + " has a fixed base: every joint torque sensor is needed");
-      std::cout << "minimal force sensing per contact state of " << robot.model.name
-                << " (rank(S_b V_x) = 6, paper 004 IV-D)\n";
-      for (const std::string& line : minimal_sensor_sets(robot.model, *robot.sidecar))
-        std::cout << "  " << line << "\n";
+      const std::vector<ContactState> states =
+          every_contact_state(robot.model, *robot.sidecar, sensor_args->configurations, sensor_args->seed);
+      const MinimalSensorReport report = minimal_sensor_sets(robot.model, states);
+      if (sensor_args->json) {
+        json j;
+        j["model"] = robot.model.name;
+        j["configurations"] = sensor_args->configurations;
+        j["states"] = json::array();
+        for (const ContactStateSensors& s : report.states)
+          j["states"].push_back(
+              {{"state", s.state}, {"contacts", s.contacts}, {"minimal_sets", s.minimal_sets}, {"exact", s.exact}});
+        j["union"] = report.union_set;
+        j["union_exact"] = report.union_exact;
+        std::cout << j.dump(1) << "\n";
+        return 0;
+      }
+      const auto joined = [](const std::vector<std::string>& names) {
+        std::string text;
+        for (const std::string& n : names) text += (text.empty() ? "" : ", ") + n;
+        return text.empty() ? std::string("no sensor") : text;
+      };
+      std::cout << "minimal force sensing of " << robot.model.name << " (rank(S_b V_x) = 6 at "
+                << sensor_args->configurations
+                << " random configurations per contact state, paper 004 IV-D; a contact's name stands for "
+                   "its wrench sensor, a joint's for its torque sensor)\n";
+      for (const ContactStateSensors& s : report.states) {
+        std::cout << "  " << s.state << ": ";
+        if (s.contacts.empty()) {
+          std::cout << "no sensor (no external force: Y_b pi = 0 fixes the parameters only up to a common scale)\n";
+          continue;
+        }
+        if (s.minimal_sets.empty()) {
+          std::cout << "not identifiable even with every sensor\n";
+          continue;
+        }
+        std::cout << s.minimal_sets.size() << (s.exact ? " minimal sets (exhaustive)" : " minimal set (greedy)")
+                  << "\n";
+        const std::size_t shown = std::min<std::size_t>(s.minimal_sets.size(), 12);
+        for (std::size_t i = 0; i < shown; ++i) std::cout << "    " << joined(s.minimal_sets[i]) << "\n";
+        if (shown < s.minimal_sets.size())
+          std::cout << "    ... and " << s.minimal_sets.size() - shown << " more (--json lists every set)\n";
+      }
+      std::cout << "  every state at once (" << (report.union_exact ? "smallest" : "minimal, greedy")
+                << "): " << joined(report.union_set) << "\n";
       return 0;
     };
   });

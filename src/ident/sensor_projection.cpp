@@ -3,12 +3,10 @@
 #include <Eigen/QR>
 #include <Eigen/SVD>
 #include <algorithm>
-#include <random>
 #include <sstream>
 #include <stdexcept>
 
 #include "dynid/dynamics/jacobian.hpp"
-#include "dynid/model/random_state.hpp"
 
 namespace dynid {
 namespace {
@@ -113,56 +111,6 @@ SensorProjection project_sensors(const Model& model, Data& data, const VectorX& 
   }
   out.base_rank = model.floating_base ? rank_of(out.projector.leftCols(6)) : 6;
   return out;
-}
-
-std::vector<std::string> minimal_sensor_sets(const Model& model, const RobotSidecar& sidecar) {
-  std::vector<std::string> lines;
-  const std::vector<int> contacts = contact_frames(model, sidecar);
-  const int n = static_cast<int>(contacts.size());
-  Data data(model);
-  // A generic configuration: at the neutral pose straight knees would make every leg singular.
-  std::mt19937 rng(1);
-  const VectorX q = random_state(model, rng).q;
-  for (int mask = 0; mask < (1 << n); ++mask) {
-    std::vector<int> active;
-    std::string state;
-    for (int c = 0; c < n; ++c)
-      if (mask & (1 << c)) {
-        active.push_back(contacts[static_cast<std::size_t>(c)]);
-        state += (state.empty() ? "" : " + ") +
-                 model.frames[static_cast<std::size_t>(contacts[static_cast<std::size_t>(c)])].name;
-      }
-    if (state.empty()) state = "no contact (flight)";
-    std::string need;
-    for (int f : active) {
-      // Joints between the base and this contact: the constrained branch (paper 004 fig. 2).
-      std::vector<std::string> chain;
-      for (int b = model.frames[static_cast<std::size_t>(f)].body; b > 0;
-           b = model.bodies[static_cast<std::size_t>(b)].parent)
-        if (model.bodies[static_cast<std::size_t>(b)].joint_type != JointType::FreeFlyer)
-          chain.insert(chain.begin(), model.bodies[static_cast<std::size_t>(b)].joint_name);
-      SensorSet via_torques;
-      for (const std::string& j : chain) via_torques.torque_joints.push_back(model.joint_index(j));
-      // Enough if the branch's joint torques alone, with every other force measured, keep rank 6.
-      for (int g : active)
-        if (g != f) via_torques.contact_frames.push_back(g);
-      for (int b : joint_bodies(model))
-        if (std::find(chain.begin(), chain.end(), model.bodies[static_cast<std::size_t>(b)].joint_name) == chain.end())
-          via_torques.torque_joints.push_back(b);
-      const bool torques_suffice =
-          project_sensors(model, data, q, via_torques, active).base_rank == 6 && chain.size() >= 6;
-      need +=
-          "\n    " + model.frames[static_cast<std::size_t>(f)].name + ": its 6-axis F/T" +
-          (torques_suffice ? " or the joint torques of " + std::to_string(chain.size()) + " joints from the base to it"
-                           : " (the " + std::to_string(chain.size()) + " joints to it cannot replace it)");
-    }
-    lines.push_back(
-        state + ": " +
-        (active.empty()
-             ? "no external force: Y_b pi = 0 fixes the parameters only up to a common scale (add a known mass)"
-             : "sense every constrained branch:" + need));
-  }
-  return lines;
 }
 
 }  // namespace dynid

@@ -234,7 +234,16 @@ TEST(Cli, AnalyzeSensorsListsEveryContactState) {
   const Result r = run("analyze sensors biped16");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("no contact (flight)"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("joint torques of 7 joints"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("l_foot_points: 7 minimal sets (exhaustive)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("... and 37 more (--json lists every set)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("every state at once (smallest): l_foot_points, r_foot_points"), std::string::npos) << r.out;
+  const Result j = run("analyze sensors biped16 --minimal --json");
+  ASSERT_EQ(j.code, 0) << j.err;
+  const json s = json::parse(j.out);
+  ASSERT_EQ(s["states"].size(), 4u);
+  EXPECT_EQ(s["states"][3]["minimal_sets"].size(), 49u);
+  EXPECT_TRUE(s["states"][3]["exact"].get<bool>());
+  EXPECT_EQ(s["union"], json({"l_foot_points", "r_foot_points"}));
   expect_one_line_error(run("analyze sensors servo_bench"), "fixed base");
 }
 

@@ -147,12 +147,5 @@ TEST_F(SensorProjectionTest, PartialSetIdentifiesTheFullSensingBaseParameters) {
   EXPECT_LT((x - truth).cwiseAbs().maxCoeff() / truth.cwiseAbs().maxCoeff(), 1e-6);
 }
 
-TEST_F(SensorProjectionTest, MinimalSetsPerContactState) {
-  const auto lines = minimal_sensor_sets(robot.model, *robot.sidecar);
-  ASSERT_EQ(lines.size(), 4u);  // flight, left, right, double
-  // biped16 legs have 7 joints: either the foot F/T or the leg's joint torques sense the branch.
-  EXPECT_NE(lines[3].find("joint torques of 7 joints"), std::string::npos) << lines[3];
-}
-
 }  // namespace
 }  // namespace dynid

@@ -46,9 +46,4 @@ struct SensorProjection {
 SensorProjection project_sensors(const Model& model, Data& data, const VectorX& q, const SensorSet& set,
                                  const std::vector<int>& active_contacts);
 
-/// For each contact state (all subsets of the sidecar contacts), the smallest sensor sets that keep
-/// rank(S_b V_x) = 6 (paper 004 IV-D): per constrained branch either the F/T of its contact or 6
-/// joint torque sensors along it. Returns readable lines.
-std::vector<std::string> minimal_sensor_sets(const Model& model, const RobotSidecar& sidecar);
-
 }  // namespace dynid
