@@ -36,7 +36,9 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
   InertialIdentificationOptions& o = args->o;
   cmd->add_option("MODEL", o.model, "URDF file or bundled robot name (needs its sidecar)")->required();
   cmd->add_option("DATA", o.data, "Data set directory (docs/data-format.md)")->required();
-  cmd->add_option("--sensors", o.sensors, "full | contact | joints | comma-separated joint and contact names")
+  cmd->add_option("--sensors", o.sensors,
+                  "full | contact | joints | minimal (the smallest set for the data's contact states) | "
+                  "comma-separated joint and contact names")
       ->required();
   cmd->add_option("--out", o.out_dir, "Output directory")->required();
   cmd->add_option("--source", o.source,

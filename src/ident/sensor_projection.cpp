@@ -57,7 +57,7 @@ SensorSet parse_sensor_set(const Model& model, const RobotSidecar& sidecar, cons
       }
     if (!found)
       throw std::invalid_argument("sensor '" + name + "' is neither a joint of " + model.name +
-                                  " nor a contact of its sidecar (use full, contact, joints, or names)");
+                                  " nor a contact of its sidecar (use full, contact, joints, minimal, or names)");
   }
   return set;
 }

@@ -17,7 +17,9 @@
 #include "dynid/data/mocap_source.hpp"
 #include "dynid/data/parallel_filter.hpp"
 #include "dynid/data/truth_source.hpp"
+#include "dynid/dynamics/sole_contacts.hpp"
 #include "dynid/ident/identification_rows.hpp"
+#include "dynid/ident/minimal_sensor_sets.hpp"
 #include "dynid/ident/physical_consistency.hpp"
 #include "dynid/ident/sensor_projection.hpp"
 #include "dynid/ident/streaming_least_squares.hpp"
@@ -60,6 +62,45 @@ double source_sample_rate(const InertialIdentificationOptions& o, const DatasetI
   if (o.source == "sensors") return dataset.stream("encoders").rate_hz;
   if (o.source == "truth") return dataset.stream("truth").rate_hz;
   throw std::invalid_argument("--parallel-filter works on --source sensors or truth, not " + o.source);
+}
+
+/// `--sensors minimal`: the smallest sensor set that identifies the base in every contact state the
+/// data set's segments name (`support`: both feet, or the one foot down; unstated: every contact),
+/// checked at three random configurations (ident/minimal_sensor_sets.hpp).
+SensorSet minimal_sensor_set(const Model& model, const RobotSidecar& sidecar, const DatasetInfo& data) {
+  std::vector<ContactState> states;
+  const std::vector<ContactState> every = every_contact_state(model, sidecar, 3, 1);
+  const auto add = [&](std::vector<int> contacts) {
+    std::sort(contacts.begin(), contacts.end());
+    for (const ContactState& s : every) {
+      std::vector<int> c = s.contacts;
+      std::sort(c.begin(), c.end());
+      if (c == contacts &&
+          std::none_of(states.begin(), states.end(), [&](const ContactState& t) { return t.label == s.label; }))
+        states.push_back(s);
+    }
+  };
+  std::vector<int> all;
+  for (const ContactSurface& c : sidecar.contacts) all.push_back(model.frame_index(c.name));
+  for (const TimeSegment& seg : data.segments) {
+    if (seg.support == "left" || seg.support == "right") {
+      const auto [left, right] = left_right_soles(model, sidecar);
+      const int down = seg.support == "left" ? left : right;
+      add({model.frame_index(sidecar.contacts[static_cast<std::size_t>(down)].name)});
+    } else {
+      add(all);
+    }
+  }
+  if (states.empty()) add(all);
+  const MinimalSensorReport report = minimal_sensor_sets(model, states);
+  if (report.union_set.empty())
+    throw std::runtime_error("--sensors minimal: no sensor set identifies " + model.name +
+                             " in every contact state of " + data.directory);
+  std::string names;
+  for (const std::string& n : report.union_set) names += (names.empty() ? "" : ",") + n;
+  SensorSet set = parse_sensor_set(model, sidecar, names);
+  set.label = "minimal: " + names;
+  return set;
 }
 
 /// Time range of the stream the source reads (for the held-out split).
@@ -240,9 +281,11 @@ InertialProblem prepare_inertial_identification(const InertialIdentificationOpti
     throw std::invalid_argument("--parallel-filter must be a cut-off in Hz (0: off)");
   if (o.parallel_filter.cutoff_hz > 0.0)  // early: a bad source or cut-off fails before any work
     ParallelRowFilter(source_sample_rate(o, p.train_set), o.parallel_filter, [](auto&&...) {});
-  p.set = parse_sensor_set(model, sidecar, o.sensors);
+  p.set = o.sensors == "minimal" ? minimal_sensor_set(model, sidecar, p.train_set)
+                                 : parse_sensor_set(model, sidecar, o.sensors);
   BaseParameterOptions bo;
-  if (o.sensors == "contact" && model.floating_base) bo.rows = base_link_rows(model);
+  // Without a joint torque sensor only the base-link equations carry information (paper 003).
+  if (p.set.torque_joints.empty() && model.floating_base) bo.rows = base_link_rows(model);
   report_progress(o, 0.0, "base parameters");
   p.base = compute_base_parameters(model, bo);
   const BaseParameters& base = p.base;
@@ -498,7 +541,7 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
   const LeastSquaresSolution& sol = e.solution;
   InertialIdentificationResult r;
   r.base = base;
-  r.sensors = o.sensors;
+  r.sensors = p.set.label;
   r.prior = p.prior;
   r.base_nominal = p.base_nominal;
   r.nominal_total_mass = model.total_mass();
@@ -773,7 +816,7 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
   j["model"] = p.model.label();
   j["data"] = o.data;
   j["source"] = r.source_description;
-  j["sensors"] = o.sensors;
+  j["sensors"] = p.set.label;
   j["locked_joints"] = o.locks.size();
   j["samples"] = r.samples;
   j["validation_samples"] = r.validation_samples;

@@ -179,3 +179,33 @@ TEST(Paper004Protocol, ConsistentFitsOnTheRobotsSensorsFollowThePaper) {
 
 }  // namespace
 }  // namespace dynid
+
+namespace dynid {
+namespace {
+
+TEST(Paper004Protocol, MinimalSensorSetIdentifiesWhatFullSensingDoes) {
+  // Issue 18: `--sensors minimal` takes the smallest set that identifies the base in every contact
+  // state the data name (sway with foot lifts: both feet, each foot alone) -- the two foot F/T --
+  // and on noise-free data finds the base parameters that full sensing finds.
+  const std::string train = simulate("paper004-sway", 6.0);
+  InertialIdentificationOptions o;
+  o.model = "biped16";
+  o.data = train;
+  o.source = "truth";
+  o.truth_urdf = train + "/truth.urdf";
+  o.sensors = "full";
+  const InertialIdentificationResult full = run_inertial_identification(o);
+  o.sensors = "minimal";
+  const InertialIdentificationResult minimal = run_inertial_identification(o);
+  EXPECT_EQ(minimal.sensors, "minimal: l_foot_points,r_foot_points");
+  ASSERT_EQ(minimal.base_values.size(), full.base_values.size());
+  ASSERT_TRUE(full.base_param_max_rel_error && minimal.base_param_max_rel_error);
+  EXPECT_LT(*full.base_param_max_rel_error, 1e-6);
+  EXPECT_LT(*minimal.base_param_max_rel_error, 1e-6);
+  // Parameter by parameter against full sensing, relative to the parameter's scale.
+  const VectorX scale = full.base_truth->cwiseAbs().cwiseMax(1e-3);
+  EXPECT_LT(((minimal.base_values - full.base_values).cwiseAbs().array() / scale.array()).maxCoeff(), 2e-6);
+}
+
+}  // namespace
+}  // namespace dynid
