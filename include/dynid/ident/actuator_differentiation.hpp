@@ -1,0 +1,28 @@
+#pragma once
+// Actuator coordinate differentiation (ACD, paper 001 sect. 4.4.1): joint rates and accelerations by
+// difference quotients of the encoder positions at the actuator-controller rate, which on a real
+// robot (1 kHz servo loops) is faster than the field bus that carries them to the main controller
+// (125 Hz). Real-time safe: no allocation.
+
+#include <string>
+
+#include "dynid/core/types.hpp"
+
+namespace dynid {
+
+enum class DifferenceScheme {
+  Backward,  ///< causal: q_dot = (q_k - q_{k-1}) / dt, q_ddot = (q_k - 2 q_{k-1} + q_{k-2}) / dt^2
+  Central,   ///< one sample of delay: (q_{k+1} - q_{k-1}) / 2 dt, (q_{k+1} - 2 q_k + q_{k-1}) / dt^2
+};
+
+const char* to_string(DifferenceScheme scheme);
+DifferenceScheme parse_difference_scheme(const std::string& text);  ///< "backward" | "central"; throws otherwise
+
+/// Rates and accelerations at row k of `positions` (rows = samples of the encoder stream, columns =
+/// joints), differentiated at every `stride`-th row (the ACD rate = encoder rate / stride), dt =
+/// stride / encoder rate [s]. Writes `rate` and `acceleration` (size = columns). Rows outside the
+/// stream are clamped to its ends (the first and last samples then have zero rate).
+void actuator_derivatives(const Eigen::Ref<const MatrixX>& positions, Eigen::Index k, Eigen::Index stride, double dt,
+                          DifferenceScheme scheme, Eigen::Ref<VectorX> rate, Eigen::Ref<VectorX> acceleration);
+
+}  // namespace dynid
