@@ -5,6 +5,8 @@
 // (125 Hz). Real-time safe: no allocation.
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "dynid/core/types.hpp"
 
@@ -24,5 +26,15 @@ DifferenceScheme parse_difference_scheme(const std::string& text);  ///< "backwa
 /// stream are clamped to its ends (the first and last samples then have zero rate).
 void actuator_derivatives(const Eigen::Ref<const MatrixX>& positions, Eigen::Index k, Eigen::Index stride, double dt,
                           DifferenceScheme scheme, Eigen::Ref<VectorX> rate, Eigen::Ref<VectorX> acceleration);
+
+/// What the difference quotients at stride s do to a signal sampled at the encoder rate, as
+/// weights on its samples (offset from row k, weight): `rate` is the window the first difference
+/// averages the velocity over (the mean over (k - s, k + s] centrally, (k - s, k] backward), and
+/// `acceleration` the triangle the second difference averages the acceleration with (centred on k,
+/// backward on k - s). Sensors read through them describe the same time window as the joints.
+struct DifferenceKernels {
+  std::vector<std::pair<Eigen::Index, double>> rate, acceleration;
+};
+DifferenceKernels difference_kernels(Eigen::Index stride, DifferenceScheme scheme);
 
 }  // namespace dynid
