@@ -26,7 +26,9 @@ std::string izmp_report_html(const IzmpResult& result, const std::string& title)
   report.paragraph(
       "Imaginary ZMP of paper 001 (Giessler & Waltersberger 2023) in the non-inertial frame (NIF): origin at the "
       "root body's origin, z along the ground normal, x the robot's forward direction in the ground plane. "
-      "The physical ZMP is that of the simulator's contact wrenches on the same plane (simulated data sets only).");
+      "The physical ZMP is that of the simulator's contact wrenches on the same plane (simulated data sets only). "
+      "The stance soles' extent is the union of the soles on the ground (both in double support). izmp.csv also "
+      "holds the paper's reference series.");
   ReportTable table{"Summary", {"key", "value"}, {}};
   for (const auto& [key, value] : result.summary.items()) table.rows.push_back({key, json_text(value)});
   report.table(table);
@@ -36,7 +38,6 @@ std::string izmp_report_html(const IzmpResult& result, const std::string& title)
     LinePlot plot{"IZMP " + name + " in the NIF", "time [s]", name + " [m]", {}};
     PlotSeries izmp{"IZMP (" + json_text(result.summary["method"]) + ")", {}, {}}, physical{"physical ZMP", {}, {}};
     PlotSeries lo{"stance soles " + name + " min", {}, {}}, hi{"stance soles " + name + " max", {}, {}};
-    PlotSeries ref{"reference (ideal signals)", {}, {}};
     for (std::size_t i = 0; i < s.time.size(); ++i) {
       izmp.x.push_back(s.time[i]);
       izmp.y.push_back(s.izmp_nif[i][axis]);
@@ -47,12 +48,7 @@ std::string izmp_report_html(const IzmpResult& result, const std::string& title)
       hi.x.push_back(s.time[i]);
       hi.y.push_back(s.support_box[i][2 * axis + 1]);
     }
-    for (std::size_t i = 0; i < result.reference.time.size(); ++i) {
-      ref.x.push_back(result.reference.time[i]);
-      ref.y.push_back(result.reference.izmp_nif[i][axis]);
-    }
     plot.series = {izmp, physical, lo, hi};
-    if (!ref.x.empty()) plot.series.push_back(ref);
     report.plot(plot);
   }
 
