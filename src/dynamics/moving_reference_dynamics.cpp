@@ -15,9 +15,9 @@ MovingReferenceData::MovingReferenceData(const Model& model) {
   origin_specific_force.assign(nb, Vector3::Zero());
 }
 
-MovingReferenceWrench moving_reference_wrench(const Model& model, MovingReferenceData& data, const ConstVectorRef& q_joints,
-                                              const ConstVectorRef& qd_joints, const ConstVectorRef& qdd_joints,
-                                              const RootMotion& root) {
+MovingReferenceWrench moving_reference_wrench(const Model& model, MovingReferenceData& data,
+                                              const ConstVectorRef& q_joints, const ConstVectorRef& qd_joints,
+                                              const ConstVectorRef& qdd_joints, const RootMotion& root) {
   if (!model.floating_base)
     throw std::invalid_argument(model.label() + ": moving-reference dynamics needs a floating base (the root moves)");
   const Eigen::Index n_joints = model.nv - 6;

@@ -51,9 +51,9 @@ struct MovingReferenceWrench {
 /// for the bodies' angular accelerations. q_joints, qd_joints, qdd_joints: the joint coordinates
 /// after the free-flyer's (sizes nq - 7 and nv - 6, model order) [rad, rad/s, rad/s^2 or m ...].
 /// Leaves every body's rootMi, omega, omega_dot and origin_specific_force in `data`.
-MovingReferenceWrench moving_reference_wrench(const Model& model, MovingReferenceData& data, const ConstVectorRef& q_joints,
-                                              const ConstVectorRef& qd_joints, const ConstVectorRef& qdd_joints,
-                                              const RootMotion& root);
+MovingReferenceWrench moving_reference_wrench(const Model& model, MovingReferenceData& data,
+                                              const ConstVectorRef& q_joints, const ConstVectorRef& qd_joints,
+                                              const ConstVectorRef& qdd_joints, const RootMotion& root);
 
 /// Rate of the robot's momentum about P: [dP/dt; dL^(P)/dt] = contact wrench + gravity's wrench
 /// [m g; c x m g] (eqs. 12-13), in the axes of `wrench`. gravity: in the same axes [m/s^2] (for a
