@@ -80,6 +80,15 @@ TEST_F(IzmpWalker, IdealMrAdStaysInsideTheStanceSoleOnTheSlope) {
   }
   // The mean contact force leans 10 degrees from the NIF's z axis: it carries the weight (world z).
   EXPECT_NEAR(sum_tilt / static_cast<double>(n) * 180.0 / M_PI, 10.0, 1.0);
+  // The slope given in world (--slope 10) instead of the soles' kinematics: the same NIF.
+  IzmpOptions o;
+  o.model = "walker";
+  o.data = *dir_ + "/slope_walk";
+  o.inertia_from = o.data + "/truth.urdf";
+  o.settings.ground_normal_world = Vector3(-std::sin(10.0 * M_PI / 180.0), 0.0, std::cos(10.0 * M_PI / 180.0));
+  const IzmpResult given = run_izmp(o);
+  EXPECT_LT(given.summary["physical_zmp_rms_mm"].get<double>(), 1.0);
+  EXPECT_EQ(inside_support_fraction(given.series), 1.0);
 }
 
 TEST_F(IzmpWalker, AccelerometersGiveTheTrueRootAngularAcceleration) {
