@@ -52,40 +52,44 @@ std::string izmp_report_html(const IzmpResult& result, const std::string& title)
     report.plot(plot);
   }
 
-  // One gait cycle in the ground plane: two single-support phases from the middle of the recording.
+  // About one gait cycle in the ground plane from the middle of the recording (1.2 s: two steps of
+  // the bundled robots), the single-support samples and each stance sole at the middle of its phase.
+  auto single = [&](std::size_t i) { return s.support[i] == Support::Left || s.support[i] == Support::Right; };
   std::size_t begin = s.time.size() / 2;
-  while (begin < s.time.size() && s.support[begin] != Support::Left && s.support[begin] != Support::Right) ++begin;
+  while (begin < s.time.size() && !single(begin)) ++begin;
   std::size_t end = begin;
-  for (int phases = 0; end < s.time.size() && phases < 2;) {
-    const Support phase = s.support[end];
-    while (end < s.time.size() && s.support[end] == phase) ++end;
-    phases += phase == Support::Left || phase == Support::Right;
-  }
-  LinePlot plane{"IZMP in the ground plane over one gait cycle (NIF)", "x [m]", "y [m]", {}};
+  while (end < s.time.size() && s.time[end] < s.time[begin] + 1.2) ++end;
+  LinePlot plane{"IZMP in the ground plane, single support, 1.2 s from the middle (NIF)", "x [m]", "y [m]", {}};
   PlotSeries path{"IZMP", {}, {}}, physical{"physical ZMP", {}, {}};
   std::vector<PlotSeries> soles;
   for (std::size_t i = begin; i < end; ++i) {
-    if (s.support[i] != Support::Left && s.support[i] != Support::Right) continue;
+    if (!single(i)) continue;
     path.x.push_back(s.izmp_nif[i].x());
     path.y.push_back(s.izmp_nif[i].y());
     physical.x.push_back(s.physical_zmp_nif[i].x());
     physical.y.push_back(s.physical_zmp_nif[i].y());
   }
-  // The soles at the first sample of each single-support phase in the window.
-  for (std::size_t i = begin; i < end; ++i) {
-    const bool single = s.support[i] == Support::Left || s.support[i] == Support::Right;
-    if (!single || (i > begin && s.support[i - 1] == s.support[i])) continue;
-    const Eigen::Vector4d b = s.support_box[i];
-    if (b.allFinite())
+  for (std::size_t i = begin; i < end;) {
+    std::size_t j = i;
+    while (j < end && s.support[j] == s.support[i]) ++j;
+    // Phases longer than 0.1 s: contact chatter makes short ones at touch-down.
+    const Eigen::Vector4d b = s.support_box[(i + j) / 2];
+    if (single(i) && s.time[j - 1] - s.time[i] > 0.1 && b.allFinite())
       soles.push_back({std::string(to_string(s.support[i])) + " sole (stance)",
                        {b[0], b[1], b[1], b[0], b[0]},
                        {b[2], b[2], b[3], b[3], b[2]}});
+    i = j;
   }
   path.points = physical.points = true;
   plane.series = {path};
   if (!physical.y.empty() && std::isfinite(physical.y.front())) plane.series.push_back(physical);
   for (const PlotSeries& sole : soles) plane.series.push_back(sole);
-  if (!path.x.empty()) report.plot(plane);
+  if (!path.x.empty()) {
+    report.paragraph(
+        "The soles move in the NIF as the pelvis travels over them; each is drawn at the middle of its single-support "
+        "phase. The inside_support column of izmp.csv tests every sample against the soles at that sample.");
+    report.plot(plane);
+  }
   return report.html();
 }
 
