@@ -12,6 +12,7 @@
 
 #include "dynid/dynamics/centroidal.hpp"
 #include "dynid/dynamics/crba.hpp"
+#include "dynid/dynamics/moving_reference_dynamics.hpp"
 #include "dynid/dynamics/regressor.hpp"
 #include "dynid/dynamics/rnea.hpp"
 #include "dynid/ident/base_parameters.hpp"
@@ -100,6 +101,29 @@ void BM_CentroidalMomentumRate(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_CentroidalMomentumRate);
+
+/// Paper 001 per field-bus sample: MR-AD's wrench about the moving root, the NIF and the IZMP
+/// (docs/robust-inverse-dynamics.md; compare with BM_RNEA on the same --model, e.g. walker).
+void BM_MovingReferenceIzmp(benchmark::State& state) {
+  const Fixture& f = fixture();
+  dynid::MovingReferenceData data(f.model);
+  const Eigen::Index nj = f.model.nv - 6;
+  std::size_t k = 0;
+  for (auto _ : state) {
+    dynid::RootMotion root;
+    root.angular_velocity = f.v[k].segment<3>(3);
+    root.angular_acceleration = f.a[k].segment<3>(3);
+    root.specific_force = f.a[k].head<3>() + dynid::Vector3(0.0, 0.0, 9.81);
+    const dynid::MovingReferenceWrench w =
+        dynid::moving_reference_wrench(f.model, data, f.q[k].tail(nj), f.v[k].tail(nj), f.a[k].tail(nj), root);
+    const dynid::Matrix3 R = dynid::nif_rotation(dynid::Vector3(0.05, 0.0, 1.0));
+    const dynid::Vector3 z =
+        dynid::izmp_on_plane(dynid::Force(R * w.contact_wrench.linear, R * w.contact_wrench.angular), -0.8);
+    benchmark::DoNotOptimize(z.data());
+    k = (k + 1) % f.q.size();
+  }
+}
+BENCHMARK(BM_MovingReferenceIzmp);
 
 /// Base parameters, one whole analysis per iteration. Args: random states (0 = default), base rows
 /// only (1) or all rows (0).

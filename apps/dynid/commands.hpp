@@ -19,6 +19,7 @@ void register_identify(CLI::App& app, Action& action);
 void register_demo(CLI::App& app, Action& action);
 void register_excite(CLI::App& app, Action& action);
 void register_ik(CLI::App& app, Action& action);
+void register_izmp(CLI::App& app, Action& action);
 /// Adds `static` under the `identify` command (apps/dynid/cmd_identify_static.cpp).
 void add_identify_static(CLI::App& identify, Action& action);
 
