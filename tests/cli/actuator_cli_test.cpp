@@ -67,3 +67,17 @@ TEST(ActuatorCli, BadInputIsOneLineAndLeavesNoOutput) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ActuatorCli, DemoStagePrintsTheCoefficientTable) {
+  const std::string out = scratch("demo");
+  const Result r = run("demo --stage actuator --quiet --out " + out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("Actuator identification, servo_bench l_hip_pitch"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("identified"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::exists(out + "/servo_actuator/report.html"));
+  EXPECT_NE(r.out.find(out + "/servo_actuator/report.html"), std::string::npos) << r.out;
+}
+
+}  // namespace
