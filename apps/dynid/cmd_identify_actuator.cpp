@@ -1,7 +1,7 @@
 // dynid identify actuator MODEL --joint J --out DIR [--reference TRAJ] [--iterations K] [--lambda L]
 //   [--window-ms D] [--threshold RAD] [--seed S] [--true-links] [--noise-free] [--cutoff HZ] [--p-gain G]
 //   [--heldout-p-gain G]
-//   [--logs DIR]
+//   [--logs DIR [--links URDF]]
 // A servo's motor and friction model by Iterative Learning Control (paper 002):
 // pipeline/actuator_identification.hpp.
 
@@ -76,6 +76,8 @@ void add_identify_actuator(CLI::App& identify, Action& action) {
   cmd->add_option(
       "--logs", a->options.logs,
       "Fit recorded servo logs instead (DIR/servo.csv and DIR/*/servo.csv: command, position, supply voltage)");
+  cmd->add_option("--links", a->options.links_urdf,
+                  "With --logs: URDF of the links for the inverse dynamics (e.g. an identified model; default MODEL)");
   cmd->add_option("--out", a->out, "Output directory: summary.json, actuator.yaml, report.html")->required();
   cmd->callback([&action, a] { action = [a] { return run(*a); }; });
 }
