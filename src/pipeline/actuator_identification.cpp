@@ -301,9 +301,39 @@ ActuatorIdentificationResult run_actuator_identification(const Robot& robot, con
     s["logs"] = files;
     s["fit"] = fit_json(result.fit, datasheet, o.links_urdf.empty() ? "model" : o.links_urdf);
     result.sidecar_yaml = sidecar_entry(o.joint, result.fit, datasheet);
-    HtmlReport report("dynid identify actuator: " + o.joint + " from logs");
-    report.paragraph("Fit of paper 002's motor and friction model to " + std::to_string(trials.size()) +
-                     " servo log(s). alpha = " + alpha_text(result.fit.model.alpha));
+    HtmlReport report("dynid identify actuator: " + robot.model.name + " " + o.joint + " from logs");
+    report.paragraph("Least-squares fit of paper 002's motor and friction model (eqs. 22-27) to " +
+                     std::to_string(trials.size()) + " servo log(s) in " + o.logs + ".");
+    ReportTable alphas{"Coefficients (V, N m, rad, s)", {"", "alpha0", "alpha1", "alpha2", "alpha3", "alpha4"}, {}};
+    for (const auto& [name, a] : {std::pair{std::string("identified"), result.fit.model.alpha},
+                                  std::pair{std::string("std"), result.fit.alpha_std},
+                                  std::pair{std::string("datasheet"), datasheet_model(datasheet).alpha}}) {
+      std::vector<std::string> row{name};
+      for (double x : a) row.push_back(csv_number(x));
+      alphas.rows.push_back(row);
+    }
+    report.table(alphas);
+    report.paragraph("Reaction time " + csv_number(1e3 * result.fit.model.reaction_time_s) + " ms, Stribeck speed " +
+                     csv_number(result.fit.model.stribeck.velocity_rad_s) + " rad/s, exponent " +
+                     csv_number(result.fit.model.stribeck.exponent) + "; RMS voltage residual " +
+                     csv_number(result.fit.rms_v) + " V (held out: " + csv_number(result.fit.heldout_rms_v) + " V).");
+    for (std::size_t i = 0; i < trials.size(); ++i) {
+      const ActuatorTrialSeries& t = trials[i];
+      const long d = std::lround(result.fit.model.reaction_time_s / t.dt_s);
+      const std::vector<double> applied = applied_voltage(t, static_cast<int>(d));
+      std::vector<double> fitted;
+      for (std::size_t n = 0; n < applied.size(); ++n) {
+        const std::size_t m = n + static_cast<std::size_t>(d);
+        fitted.push_back(result.fit.model.voltage(t.tau_o_nm[m], t.qdot_rad_s[m], t.qddot_rad_s2[m]));
+      }
+      LinePlot plot{"Log " + std::to_string(i + 1) + ": voltage the servo applied (eq. 16) vs the fitted model",
+                    "time [s]",
+                    "U [V]",
+                    {}};
+      plot.series.push_back({"applied (from the log)", times(applied.size(), t.dt_s), applied});
+      plot.series.push_back({"fitted model", times(fitted.size(), t.dt_s), fitted});
+      report.plot(plot);
+    }
     result.report_html = report.html();
     return result;
   }
