@@ -4,6 +4,8 @@
 //      (`--sensors contact`, papers 003/004) -> nominal vs identified vs true.
 //   2. static: simulate the adult humanoid in paper 000's 172 static poses and its squat ->
 //      identify masses and COMs from markers and force plates -> GCOM and residual-wrench errors.
+//   3. actuator: learn the servo_bench hip servo's command by ILC, fit its motor and friction model
+//      (paper 002) -> identified vs true vs datasheet coefficients, held-out tracking.
 // Each stage (pipeline/demo.hpp) writes its data sets and reports under --out; this prints the tables.
 
 #include <filesystem>
@@ -105,6 +107,31 @@ void static_stage(const DemoArgs& args) {
   std::cout << "  report: " << demo.report << "\n";
 }
 
+void actuator_stage(const DemoArgs& args) {
+  const ActuatorDemo demo = run_actuator_demo(demo_options(args));
+  const nlohmann::json& s = demo.identification.summary;
+  std::cout << "\nActuator identification, servo_bench l_hip_pitch (ILC " << s["ilc"]["iterations"].get<int>()
+            << " iterations to max windowed error " << format_fixed(s["ilc"]["max_windowed_error_rad"].get<double>(), 4)
+            << " rad; paper 002)\n";
+  std::cout << "                 alpha0   alpha1   alpha2   alpha3\n";
+  for (const char* row : {"fit", "truth", "datasheet"}) {
+    std::cout << "  " << std::left << std::setw(12) << (std::string(row) == "fit" ? "identified" : row) << std::right;
+    for (int i = 0; i < 4; ++i) std::cout << std::setw(9) << format_fixed(s[row]["alpha"][i].get<double>(), 3);
+    std::cout << "\n";
+  }
+  const auto& v = s["validation"];
+  std::cout << "  held-out trajectory, feed-forward: mean |error| "
+            << format_fixed(v["heldout_mean_abs_error_rad"]["identified"].get<double>(), 4) << " rad (identified) vs "
+            << format_fixed(v["heldout_mean_abs_error_rad"]["datasheet"].get<double>(), 4) << " rad (datasheet)\n";
+  std::cout << "  held-out P gain " << format_fixed(v["heldout_p_gain"]["p_gain"].get<double>(), 0)
+            << ", predicted tracking RMS error "
+            << format_fixed(v["heldout_p_gain"]["prediction_rms_error_rad"]["identified"].get<double>(), 4)
+            << " rad (identified) vs "
+            << format_fixed(v["heldout_p_gain"]["prediction_rms_error_rad"]["datasheet"].get<double>(), 4)
+            << " rad (datasheet)\n";
+  std::cout << "  report: " << demo.report << "\n";
+}
+
 }  // namespace
 
 void register_demo(CLI::App& app, Action& action) {
@@ -112,17 +139,19 @@ void register_demo(CLI::App& app, Action& action) {
   CLI::App* cmd = app.add_subcommand(
       "demo",
       "Simulate and identify the bundled robots end to end: kid-size humanoid inertial identification from "
-      "walking, adult humanoid static identification from poses (writes data sets and reports under --out)");
+      "walking, adult humanoid static identification from poses, a servo's motor model by ILC (writes data "
+      "sets and reports under --out)");
   cmd->add_option("--out", args->out, "Output directory (default: dynid-demo)");
-  cmd->add_option("--stage", args->stage, "all | inertial | static")
-      ->check(CLI::IsMember({"all", "inertial", "static"}));
+  cmd->add_option("--stage", args->stage, "all | inertial | static | actuator")
+      ->check(CLI::IsMember({"all", "inertial", "static", "actuator"}));
   cmd->add_option("--seed", args->seed, "Seed of the simulations (default 1)");
   cmd->add_flag("--quiet", args->quiet, "No progress output");
   cmd->callback([args, &action] {
     action = [args] {
       fs::create_directories(args->out);
-      if (args->stage != "static") inertial_stage(*args);
-      if (args->stage != "inertial") static_stage(*args);
+      if (args->stage == "all" || args->stage == "inertial") inertial_stage(*args);
+      if (args->stage == "all" || args->stage == "static") static_stage(*args);
+      if (args->stage == "all" || args->stage == "actuator") actuator_stage(*args);
       return 0;
     };
   });

@@ -140,6 +140,7 @@ void register_identify(CLI::App& app, Action& action) {
   identify->require_subcommand(1);
   register_identify_inertial(*identify, action);
   add_identify_static(*identify, action);
+  add_identify_actuator(*identify, action);
 }
 
 }  // namespace dynid::cli

@@ -22,5 +22,7 @@ void register_ik(CLI::App& app, Action& action);
 void register_izmp(CLI::App& app, Action& action);
 /// Adds `static` under the `identify` command (apps/dynid/cmd_identify_static.cpp).
 void add_identify_static(CLI::App& identify, Action& action);
+/// Adds `actuator` under the `identify` command (apps/dynid/cmd_identify_actuator.cpp).
+void add_identify_actuator(CLI::App& identify, Action& action);
 
 }  // namespace dynid::cli

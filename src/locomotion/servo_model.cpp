@@ -37,12 +37,26 @@ ServoParameters servo_parameters(const ActuatorInfo& a) {
   return p;
 }
 
+ActuatorPhysical actuator_physical(const ServoParameters& p) {
+  ActuatorPhysical a;
+  a.gear_ratio = p.gear_ratio;
+  a.torque_constant_nm_per_a = p.torque_constant_nm_per_a;
+  a.resistance_ohm = p.resistance_ohm;
+  a.viscous_nm_s_per_rad = p.viscous_friction_nm_s_per_rad;
+  a.coulomb_nm = p.coulomb_friction_nm;
+  a.static_nm = p.coulomb_friction_nm + p.stribeck_friction_nm;
+  a.armature_kg_m2 = p.armature_kg_m2;
+  return a;
+}
+
 ServoModel::ServoModel(const ServoParameters& params)
-    : p_(params), count_rad_(2.0 * std::numbers::pi / params.encoder_counts_per_rev) {}
+    : p_(params),
+      physical_(actuator_physical(params)),
+      count_rad_(2.0 * std::numbers::pi / params.encoder_counts_per_rev) {}
 
 double ServoModel::voltage_per_rad() const {
-  const double k_p = p_.p_gain / 8.0;  // Robotis MX firmware: K_P = P gain / 8
-  return p_.supply_voltage_v * k_p / (p_.pwm_full_scale * count_rad_);
+  // Robotis MX firmware: K_P = P gain / 8 on the error in counts, output in 1/pwm_full_scale duty.
+  return p_.supply_voltage_v * servo_gain_per_rad(p_.p_gain, p_.encoder_counts_per_rev, p_.pwm_full_scale);
 }
 
 double ServoModel::encoder(double q_rad) const { return std::round(q_rad / count_rad_) * count_rad_; }
@@ -54,28 +68,30 @@ double ServoModel::current_limit_a() const {
 double ServoModel::friction_torque(double qdot_rad_s) const {
   // Paper 002, eqs. (8)-(9), delta = 1: sgn(qdot) ((1 - beta) tau_c + beta tau_s) + c_v qdot, with
   // tau_s - tau_c = stribeck_friction.
-  const double beta = std::exp(-std::abs(qdot_rad_s / p_.stribeck_velocity_rad_s));
-  const double sign = std::tanh(qdot_rad_s / p_.friction_sign_velocity_rad_s);
-  return sign * (p_.coulomb_friction_nm + beta * p_.stribeck_friction_nm) +
-         p_.viscous_friction_nm_s_per_rad * qdot_rad_s;
+  return dynid::friction_torque(physical_, qdot_rad_s, {p_.stribeck_velocity_rad_s, 1.0},
+                                p_.friction_sign_velocity_rad_s);
 }
 
 double ServoModel::current(double voltage_v, double qdot_rad_s) const {
   // Paper 002, eq. (3) with omega = k_gear qdot (eq. 7) and tau / I = k_tau (eq. 4).
-  return (voltage_v - p_.torque_constant_nm_per_a * p_.gear_ratio * qdot_rad_s) / p_.resistance_ohm;
+  return motor_current(physical_, voltage_v, qdot_rad_s);
 }
 
 ServoStep ServoModel::step(double q_cmd_rad, double q_rad, double qdot_rad_s) const {
+  return step(q_cmd_rad, q_rad, qdot_rad_s, p_.supply_voltage_v);
+}
+
+ServoStep ServoModel::step(double q_cmd_rad, double q_rad, double qdot_rad_s, double supply_v) const {
   ServoStep s;
   s.encoder_position_rad = encoder(q_rad);
   // Paper 002, eq. (16), saturated at the supply voltage (100 % duty).
-  double u =
-      std::clamp(voltage_per_rad() * (q_cmd_rad - s.encoder_position_rad), -p_.supply_voltage_v, p_.supply_voltage_v);
+  const double gain = servo_gain_per_rad(p_.p_gain, p_.encoder_counts_per_rev, p_.pwm_full_scale);
+  double u = std::clamp(servo_voltage(q_cmd_rad, s.encoder_position_rad, gain, supply_v), -supply_v, supply_v);
   // The firmware's current limit: when the motor brakes against its own back-EMF, |U - emf| may
   // exceed U_bat; the duty cycle is cut so |I| <= I_max (the stall current for the sidecar values).
   const double emf = p_.torque_constant_nm_per_a * p_.gear_ratio * qdot_rad_s;
   const double du = current_limit_a() * p_.resistance_ohm;
-  u = std::clamp(std::clamp(u, emf - du, emf + du), -p_.supply_voltage_v, p_.supply_voltage_v);
+  u = std::clamp(std::clamp(u, emf - du, emf + du), -supply_v, supply_v);
   s.voltage_v = u;
   s.current_a = current(u, qdot_rad_s);
   s.motor_torque_nm = p_.gear_ratio * p_.torque_constant_nm_per_a * s.current_a;  // eq. (4), through the gear

@@ -158,7 +158,9 @@ RobotSidecar read_sidecar_string(const std::string& text, const std::string& lab
                                                                      {"effort_limit", &a.effort_limit},
                                                                      {"velocity_limit", &a.velocity_limit},
                                                                      {"p_gain", &a.p_gain},
-                                                                     {"supply_voltage", &a.supply_voltage}};
+                                                                     {"supply_voltage", &a.supply_voltage},
+                                                                     {"stribeck_exponent", &a.stribeck_exponent},
+                                                                     {"reaction_time", &a.reaction_time}};
     for (const auto& kv : n) {
       const std::string key = kv.first.as<std::string>();
       if (key == "joint") continue;

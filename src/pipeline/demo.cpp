@@ -89,4 +89,19 @@ StaticDemo run_static_demo(const DemoOptions& o) {
   return demo;
 }
 
+ActuatorDemo run_actuator_demo(const DemoOptions& o) {
+  ActuatorDemo demo;
+  const Robot bench = load_robot("servo_bench");
+  ActuatorIdentificationOptions options;
+  options.joint = "l_hip_pitch";
+  options.seed = o.seed;
+  options.progress = progress(o);
+  const std::string out = o.out_dir + "/servo_actuator";
+  announce(o, "identify actuator servo_bench --joint l_hip_pitch --seed " + std::to_string(o.seed) + " --out " + out);
+  demo.identification = run_actuator_identification(bench, options);
+  write_actuator_identification(demo.identification, out);
+  demo.report = std::filesystem::absolute(out + "/report.html").string();
+  return demo;
+}
+
 }  // namespace dynid

@@ -30,7 +30,7 @@ import sys
 
 # dynid's modules (tests/architecture/check_include_layers.py has their layering).
 MODULES = {"core", "spatial", "model", "dynamics", "io", "mocap", "report", "ident", "locomotion", "data", "sim",
-           "scenarios", "pipeline"}
+           "scenarios", "pipeline", "actuator"}
 # Top-level folders of the repository: a mention starting with one is relative to the root.
 ROOT_DIRS = {"docs", "include", "src", "tests", "apps", "bench", "scripts", "models", "tools"}
 # First folders of what a user's command writes: not in the repository.

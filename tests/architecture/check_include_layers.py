@@ -22,20 +22,22 @@ ALLOWED = {
     "spatial": ["core"],
     "model": ["core", "spatial"],
     "dynamics": ["core", "spatial", "model"],
+    "actuator": ["core", "spatial", "model"],
     "io": ["core", "spatial", "model", "dynamics"],
     "mocap": ["core", "spatial", "model", "dynamics", "io"],
     "report": ["core"],
     "ident": ["core", "spatial", "model", "dynamics"],
-    "locomotion": ["core", "spatial", "model", "dynamics"],
+    "locomotion": ["core", "spatial", "model", "dynamics", "actuator"],
     "data": ["core", "spatial", "model", "dynamics", "io", "mocap", "ident"],
     "sim": ["core", "spatial", "model", "dynamics", "io"],
-    "scenarios": ["core", "spatial", "model", "dynamics", "io", "mocap", "ident", "locomotion", "data", "sim"],
+    "scenarios": ["core", "spatial", "model", "dynamics", "io", "mocap", "ident", "locomotion", "data", "sim",
+                  "actuator"],
     "pipeline": ["core", "spatial", "model", "dynamics", "io", "mocap", "report", "ident", "locomotion", "data",
-                 "sim", "scenarios"],
+                 "sim", "scenarios", "actuator"],
 }
 # dynid::core (CMakeLists.txt) is these modules without the model file parsers: nothing else in them
 # may include a parser, or a dynamics-only program would need urdfdom, yaml-cpp and tinyxml2.
-CORE_TARGET_MODULES = {"core", "spatial", "model", "dynamics"}
+CORE_TARGET_MODULES = {"core", "spatial", "model", "dynamics", "actuator"}
 MODEL_PARSERS = {"robot", "sidecar_reader", "urdf_reader", "urdf_writer"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"dynid/([a-z_]+)/([^"]+)"')
 

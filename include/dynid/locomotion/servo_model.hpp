@@ -10,6 +10,7 @@
 // not here: the simulation gives it to the joint (MuJoCo joint armature), so the torque this model
 // returns accelerates the links and the rotor together.
 
+#include "dynid/actuator/actuator_model.hpp"
 #include "dynid/model/sidecar.hpp"
 
 namespace dynid {
@@ -49,6 +50,10 @@ struct ServoStep {
   double joint_torque_nm = 0.0;       ///< tau_o = motor - friction: what drives the link (eq. 6)
 };
 
+/// The physical values of the DC motor and gear friction (actuator/actuator_model.hpp), tau_s =
+/// coulomb + stribeck friction.
+ActuatorPhysical actuator_physical(const ServoParameters& params);
+
 /// Stateless: a value type whose step() maps command and joint state to voltage, current and
 /// torques. Safe in a 1 kHz loop (no allocation).
 class ServoModel {
@@ -75,9 +80,13 @@ class ServoModel {
   /// limited so |I| stays within current_limit_a(); then I, motor torque, friction, joint torque.
   /// `q` and `qdot` are the true joint state; the controller sees only the quantized encoder.
   ServoStep step(double q_cmd_rad, double q_rad, double qdot_rad_s) const;
+  /// The same with the supply voltage the servo has at this instant (a battery sagging under load)
+  /// instead of the nominal one [V].
+  ServoStep step(double q_cmd_rad, double q_rad, double qdot_rad_s, double supply_voltage_v) const;
 
  private:
   ServoParameters p_;
+  ActuatorPhysical physical_;
   double count_rad_;
 };
 

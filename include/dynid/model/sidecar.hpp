@@ -36,6 +36,9 @@ struct ActuatorInfo {
   std::string joint;
   std::optional<double> gear_ratio, torque_constant, resistance, rotor_inertia, armature, damping, coulomb_friction,
       stribeck_friction, stribeck_velocity, effort_limit, velocity_limit, p_gain, supply_voltage;
+  /// Identified by `dynid identify actuator` (docs/actuators.md): the Stribeck exponent delta and
+  /// the reaction time t_d [s] of paper 002's model.
+  std::optional<double> stribeck_exponent, reaction_time;
 };
 
 struct RobotSidecar {

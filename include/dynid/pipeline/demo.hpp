@@ -5,11 +5,14 @@
 //      (`--sensors contact`, papers 003/004), physically consistent.
 //   2. static: simulate the adult humanoid in paper 000's 172 static poses and its squat ->
 //      identify masses and COMs from markers and force plates, validated on the squat.
+//   3. actuator: learn the servo_bench hip servo's command by ILC and fit its motor and friction
+//      model (paper 002), validated on a held-out trajectory and P gain.
 // Each writes its data sets and report under DemoOptions::out_dir; the command prints the tables.
 
 #include <functional>
 #include <string>
 
+#include "dynid/pipeline/actuator_identification.hpp"
 #include "dynid/pipeline/inertial_identification.hpp"
 #include "dynid/pipeline/static_pipeline.hpp"
 #include "dynid/scenarios/scenario.hpp"
@@ -37,10 +40,18 @@ struct StaticDemo {
   std::string report;  ///< path of report.html
 };
 
+struct ActuatorDemo {
+  ActuatorIdentificationResult identification;
+  std::string report;  ///< path of report.html
+};
+
 /// Stage 1 into OUT/kid_walk and OUT/kid_inertial. Throws if the simulated robot falls.
 InertialDemo run_inertial_demo(const DemoOptions& options);
 
 /// Stage 2 into OUT/adult_static_poses, OUT/adult_squat and OUT/adult_static.
 StaticDemo run_static_demo(const DemoOptions& options);
+
+/// Stage 3 into OUT/servo_actuator (`identify actuator servo_bench --joint l_hip_pitch`).
+ActuatorDemo run_actuator_demo(const DemoOptions& options);
 
 }  // namespace dynid
