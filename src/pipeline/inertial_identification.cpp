@@ -64,20 +64,23 @@ double source_sample_rate(const InertialIdentificationOptions& o, const DatasetI
   throw std::invalid_argument("--parallel-filter works on --source sensors or truth, not " + o.source);
 }
 
-/// `--sensors minimal`: the smallest sensor set that identifies the base in every contact state the
-/// data set's segments name (`support`: both feet, or the one foot down; unstated: every contact),
-/// checked at three random configurations (ident/minimal_sensor_sets.hpp).
-SensorSet minimal_sensor_set(const Model& model, const RobotSidecar& sidecar, const DatasetInfo& data) {
-  std::vector<ContactState> states;
+/// The contact states a data set's segments name, each with the first segment it occurs in:
+/// `support` both (or unstated: every contact), or left / right (that sole alone in the middle of
+/// the segment, every contact at its ends, as IdentificationRows::set_support reads it). Three
+/// random configurations each (ident/minimal_sensor_sets.hpp); every contact when there are no
+/// segments.
+std::vector<std::pair<ContactState, TimeSegment>> data_contact_states(const Model& model, const RobotSidecar& sidecar,
+                                                                      const DatasetInfo& data) {
+  std::vector<std::pair<ContactState, TimeSegment>> states;
   const std::vector<ContactState> every = every_contact_state(model, sidecar, 3, 1);
-  const auto add = [&](std::vector<int> contacts) {
+  const auto add = [&](std::vector<int> contacts, const TimeSegment& segment) {
     std::sort(contacts.begin(), contacts.end());
     for (const ContactState& s : every) {
       std::vector<int> c = s.contacts;
       std::sort(c.begin(), c.end());
       if (c == contacts &&
-          std::none_of(states.begin(), states.end(), [&](const ContactState& t) { return t.label == s.label; }))
-        states.push_back(s);
+          std::none_of(states.begin(), states.end(), [&](const auto& t) { return t.first.label == s.label; }))
+        states.emplace_back(s, segment);
     }
   };
   std::vector<int> all;
@@ -86,12 +89,20 @@ SensorSet minimal_sensor_set(const Model& model, const RobotSidecar& sidecar, co
     if (seg.support == "left" || seg.support == "right") {
       const auto [left, right] = left_right_soles(model, sidecar);
       const int down = seg.support == "left" ? left : right;
-      add({model.frame_index(sidecar.contacts[static_cast<std::size_t>(down)].name)});
-    } else {
-      add(all);
+      add({model.frame_index(sidecar.contacts[static_cast<std::size_t>(down)].name)}, seg);
     }
+    add(all, seg);
   }
-  if (states.empty()) add(all);
+  if (states.empty()) add(all, TimeSegment{"the whole recording", "", 0.0, 0.0, ""});
+  return states;
+}
+
+/// `--sensors minimal`: the smallest sensor set that identifies the base in every contact state of
+/// the data set (data_contact_states).
+SensorSet minimal_sensor_set(const Model& model, const RobotSidecar& sidecar, const DatasetInfo& data) {
+  std::vector<ContactState> states;
+  for (const auto& state_and_segment : data_contact_states(model, sidecar, data))
+    states.push_back(state_and_segment.first);
   const MinimalSensorReport report = minimal_sensor_sets(model, states);
   if (report.union_set.empty())
     throw std::runtime_error("--sensors minimal: no sensor set identifies " + model.name +
@@ -101,6 +112,22 @@ SensorSet minimal_sensor_set(const Model& model, const RobotSidecar& sidecar, co
   SensorSet set = parse_sensor_set(model, sidecar, names);
   set.label = "minimal: " + names;
   return set;
+}
+
+/// Refuses, before any sample is read, a sensor set that cannot identify the base in one of the
+/// data set's contact states, naming the state and where it first occurs.
+void check_sensor_set_against_contact_states(const Model& model, const RobotSidecar& sidecar, const DatasetInfo& data,
+                                             const SensorSet& set) {
+  std::vector<std::string> names;
+  for (int f : set.contact_frames) names.push_back(model.frames[static_cast<std::size_t>(f)].name);
+  for (int b : set.torque_joints) names.push_back(model.bodies[static_cast<std::size_t>(b)].joint_name);
+  for (const auto& [state, segment] : data_contact_states(model, sidecar, data))
+    if (!sensors_identify_base(model, state, names))
+      throw std::runtime_error("sensor set '" + set.label + "' cannot identify the base (rank(S_b V_x) < 6) while " +
+                               state.label + " carr" + (state.contacts.size() == 1 ? "ies" : "y") +
+                               " the robot, first in '" + segment.label + "' (t = " + format_fixed(segment.start, 2) +
+                               "-" + format_fixed(segment.end, 2) +
+                               " s); `dynid analyze sensors` lists the sets that can");
 }
 
 /// Time range of the stream the source reads (for the held-out split).
@@ -283,6 +310,8 @@ InertialProblem prepare_inertial_identification(const InertialIdentificationOpti
     ParallelRowFilter(source_sample_rate(o, p.train_set), o.parallel_filter, [](auto&&...) {});
   p.set = o.sensors == "minimal" ? minimal_sensor_set(model, sidecar, p.train_set)
                                  : parse_sensor_set(model, sidecar, o.sensors);
+  if (model.floating_base && o.sensors != "minimal")
+    check_sensor_set_against_contact_states(model, sidecar, p.train_set, p.set);
   BaseParameterOptions bo;
   // Without a joint torque sensor only the base-link equations carry information (paper 003).
   if (p.set.torque_joints.empty() && model.floating_base) bo.rows = base_link_rows(model);

@@ -205,6 +205,20 @@ TEST(Paper004Protocol, MinimalSensorSetIdentifiesWhatFullSensingDoes) {
   // Parameter by parameter against full sensing, relative to the parameter's scale.
   const VectorX scale = full.base_truth->cwiseAbs().cwiseMax(1e-3);
   EXPECT_LT(((minimal.base_values - full.base_values).cwiseAbs().array() / scale.array()).maxCoeff(), 2e-6);
+
+  // A set that loses the base in one of the data's contact states is refused before any sample is
+  // read, naming the state and where it first occurs: the left foot's F/T alone leaves the right
+  // foot's wrench unmeasured whenever that foot is down, and no joint torque pins it down.
+  o.sensors = "l_foot_points";
+  try {
+    run_inertial_identification(o);
+    ADD_FAILURE() << "a set without the right foot's wrench was accepted";
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("cannot identify the base (rank(S_b V_x) < 6) while"), std::string::npos) << what;
+    EXPECT_NE(what.find("r_foot_points"), std::string::npos) << what;
+    EXPECT_NE(what.find("(t = "), std::string::npos) << what;
+  }
 }
 
 }  // namespace
