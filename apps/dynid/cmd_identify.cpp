@@ -29,6 +29,7 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
     std::string mocap_joints = "auto";
     std::optional<double> cutoff_hz;
     std::string prior = "auto";
+    std::string prior_scale = "learned";
     bool quiet = false;
     bool no_lowpass = false, no_imu_bias = false;
   };
@@ -63,6 +64,10 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
                   "auto (default): keep what the data do not determine at the CAD model, with the data's weight from "
                   "their own spread (docs/identification.md); or a number: weight of an isotropic pull toward the "
                   "nominal base parameters relative to the data (0 = none)");
+  cmd->add_option("--prior-scale", args->prior_scale,
+                  "With --prior auto: learned (default): the CAD prior's scale per class of parameter (mass, first "
+                  "moment, diagonal inertia, products of inertia) from the data; or a number: one fraction of each "
+                  "body's own scale for all (0.3 before dynid learned it)");
   cmd->add_option("--weighting", o.weighting,
                   "Row weights: sensors (their noise) | residual (each equation also by its own residual, Gautier)")
       ->check(CLI::IsMember({"sensors", "residual"}));
@@ -115,6 +120,20 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
         if (used != args->prior.size())
           throw std::invalid_argument("--prior: 'auto' or a weight, not '" + args->prior + "'");
         opts.prior = weight;
+      }
+      if (args->prior_scale != "learned") {
+        std::size_t used = 0;
+        double fraction = 0.0;
+        try {
+          fraction = std::stod(args->prior_scale, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used != args->prior_scale.size() || !(fraction > 0.0))
+          throw std::invalid_argument("--prior-scale: 'learned' or a positive fraction, not '" + args->prior_scale +
+                                      "'");
+        opts.learn_cad_prior_scale = false;
+        opts.cad_prior_fraction = fraction;
       }
       if (args->cutoff_hz) opts.sensor_options.cutoff_hz = opts.mocap_options.cutoff_hz = *args->cutoff_hz;
       // An explicit cut-off is used even on data declared noise-free.

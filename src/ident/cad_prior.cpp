@@ -28,7 +28,7 @@ VectorX cad_parameter_scales(const Model& nominal, double fraction) {
 }
 
 CadPriorFit fit_with_cad_prior(const std::vector<InformationBlock>& blocks, const MatrixX& P, const VectorX& x0,
-                               int max_iterations) {
+                               int max_iterations, double initial_data_scale) {
   if (blocks.size() < 2) throw std::runtime_error("the CAD prior's data weight needs at least 2 blocks of samples");
   const Eigen::Index p = P.rows();
   MatrixX H = MatrixX::Zero(p, p);
@@ -38,7 +38,7 @@ CadPriorFit fit_with_cad_prior(const std::vector<InformationBlock>& blocks, cons
     g += b.g;
   }
   CadPriorFit fit;
-  fit.data_scale = 1.0;
+  fit.data_scale = initial_data_scale > 0.0 ? initial_data_scale : 1.0;
   const VectorX Px0 = P * x0;
   for (fit.iterations = 1; fit.iterations <= max_iterations; ++fit.iterations) {
     const double c = fit.data_scale;
@@ -47,16 +47,21 @@ CadPriorFit fit_with_cad_prior(const std::vector<InformationBlock>& blocks, cons
       throw std::runtime_error(
           "neither the data nor the CAD prior determine every unknown (an offset the motion does not excite?)");
     fit.x = posterior.solve(g / c + Px0);
-    // c from the blocks' scores at x: sum_b s_b^T M s_b / tr(M H), M = (H + c P)^-1 (the regularized
-    // inverse: directions neither data nor prior see drop out of both sums).
+    // c from the blocks' scores at x, s_b = H_b x - g_b, with M = (H + c P)^-1 (the regularized
+    // inverse: directions neither data nor prior see drop out of every sum). At the true x they
+    // would give E[sum_b s_b^T M s_b] = c tr(M H); at the fitted x, which the same scores pulled,
+    // E[sum_b s_b^T M s_b] = c tr(M H) - sum_b tr(M H_b B H_b), B = (H / c + P)^-1: the degrees of
+    // freedom the fit uses, large when few (filtered, decimated) rows carry many parameters.
     const Eigen::LDLT<MatrixX> M(H + c * P);
-    double quadratic = 0.0;
+    const MatrixX B = posterior.solve(MatrixX::Identity(p, p));
+    double quadratic = 0.0, used = 0.0;
     for (const InformationBlock& b : blocks) {
       const VectorX s = b.H * fit.x - b.g;
       quadratic += s.dot(M.solve(s));
+      used += (M.solve(b.H) * (B * b.H)).trace();
     }
-    const double dof = M.solve(H).trace();
-    const double next = std::max(1e-12, dof > 0.0 ? quadratic / dof : 1.0);
+    const double trace_MH = M.solve(H).trace();
+    const double next = std::max(1e-12, trace_MH > 0.0 ? (quadratic + used) / trace_MH : 1.0);
     const bool settled = std::abs(std::log(next / c)) < 1e-3;
     fit.data_scale = next;
     if (settled) {
@@ -81,6 +86,97 @@ CadPriorFit fit_with_cad_prior(const std::vector<InformationBlock>& blocks, cons
   for (std::size_t a = 0; a < with_prior.size(); ++a)
     fit.prior_variance[with_prior[a]] = prior_cov(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(a));
   return fit;
+}
+
+CadParameterClass cad_parameter_class(Eigen::Index i) {
+  const Eigen::Index k = i % 10;
+  if (k == 0) return CadParameterClass::Mass;
+  if (k <= 3) return CadParameterClass::FirstMoment;
+  if (k == 4 || k == 6 || k == 9) return CadParameterClass::DiagonalInertia;
+  return CadParameterClass::ProductOfInertia;
+}
+
+const char* to_string(CadParameterClass c) {
+  switch (c) {
+    case CadParameterClass::Mass:
+      return "mass";
+    case CadParameterClass::FirstMoment:
+      return "first_moment";
+    case CadParameterClass::DiagonalInertia:
+      return "diagonal_inertia";
+    case CadParameterClass::ProductOfInertia:
+      return "product_of_inertia";
+  }
+  return "?";
+}
+
+namespace {
+
+// Prior information on [offsets; x] for standard deviations `scales` of the standard parameters.
+MatrixX prior_information_for(const MatrixX& K, const VectorX& scales, Eigen::Index num_offsets) {
+  const Eigen::Index nx = K.rows(), np = num_offsets + nx;
+  MatrixX P = MatrixX::Zero(np, np);
+  const MatrixX covariance = K * scales.array().square().matrix().asDiagonal() * K.transpose();
+  P.bottomRightCorner(nx, nx) = covariance.ldlt().solve(MatrixX::Identity(nx, nx));
+  return P;
+}
+
+}  // namespace
+
+LearnedCadPrior fit_with_learned_cad_prior(const std::vector<InformationBlock>& blocks, const MatrixX& K,
+                                           const VectorX& unit_scales, const VectorX& pi_nominal,
+                                           Eigen::Index num_offsets, double initial_fraction, int max_iterations) {
+  const Eigen::Index nx = K.rows(), n = K.cols(), np = num_offsets + nx;
+  VectorX x0 = VectorX::Zero(np);
+  x0.tail(nx) = K * pi_nominal;
+  LearnedCadPrior out;
+  out.fraction.fill(initial_fraction);
+  std::array<int, kCadParameterClasses> members{};
+  for (Eigen::Index i = 0; i < n; ++i) ++members[static_cast<std::size_t>(cad_parameter_class(i))];
+  for (out.iterations = 1; out.iterations <= max_iterations; ++out.iterations) {
+    out.scales.resize(n);
+    for (Eigen::Index i = 0; i < n; ++i)
+      out.scales[i] = out.fraction[static_cast<std::size_t>(cad_parameter_class(i))] * unit_scales[i];
+    out.prior_information = prior_information_for(K, out.scales, num_offsets);
+    out.fit = fit_with_cad_prior(blocks, out.prior_information, x0, 30, out.iterations > 1 ? out.fit.data_scale : 1.0);
+    // E-step: the standard parameters given x are N(pi_0 + G (x - x_0), S - G K S), G = S K^T (K S K^T)^-1;
+    // with x ~ N(x_hat, Sigma) their second moments about pi_0 are (G d)^2 + diag(S - G K S + G Sigma G^T).
+    const VectorX S = out.scales.array().square();
+    const MatrixX SKt = S.asDiagonal() * K.transpose();
+    const MatrixX G = (K * SKt).ldlt().solve(SKt.transpose()).transpose();
+    const VectorX mean = G * (out.fit.x.tail(nx) - x0.tail(nx));
+    const MatrixX Sigma = out.fit.covariance.bottomRightCorner(nx, nx);
+    const VectorX conditional = S - (G.cwiseProduct(SKt)).rowwise().sum();
+    const VectorX propagated = ((G * Sigma).cwiseProduct(G)).rowwise().sum();
+    std::array<double, kCadParameterClasses> moment{};
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double second = mean[i] * mean[i] + std::max(0.0, conditional[i]) + propagated[i];
+      moment[static_cast<std::size_t>(cad_parameter_class(i))] += second / (unit_scales[i] * unit_scales[i]);
+    }
+    double change = 0.0;
+    for (std::size_t c = 0; c < kCadParameterClasses; ++c) {
+      if (members[c] == 0) continue;
+      // A floor of 0.1 % of the body's scale: a class the data pin to CAD exactly would otherwise
+      // collapse to zero and make the prior singular. A ceiling at the initial fraction: it already
+      // allows a CAD error of 30 % of every body's scale; data that ask for more carry errors their
+      // noise model does not explain (an uncalibrated sensor), which must not loosen the prior.
+      const double wanted = std::sqrt(moment[c] / members[c]);
+      out.wanted_fraction[c] = wanted;
+      const double next = std::clamp(wanted, 1e-3, initial_fraction);
+      change = std::max(change, std::abs(std::log(next / out.fraction[c])));
+      out.fraction[c] = next;
+    }
+    if (change < 1e-3) {
+      out.converged = true;
+      break;
+    }
+  }
+  out.iterations = std::min(out.iterations, max_iterations);
+  for (Eigen::Index i = 0; i < n; ++i)
+    out.scales[i] = out.fraction[static_cast<std::size_t>(cad_parameter_class(i))] * unit_scales[i];
+  out.prior_information = prior_information_for(K, out.scales, num_offsets);
+  out.fit = fit_with_cad_prior(blocks, out.prior_information, x0, 30, out.fit.data_scale);
+  return out;
 }
 
 VectorX determination(const CadPriorFit& fit) {

@@ -17,6 +17,18 @@ std::string number(double x, const char* format = "%.4g") {
 
 std::string optional_number(const std::optional<double>& x) { return x ? number(*x) : "not measured"; }
 
+// The CAD prior's scale per class of parameter, when the data chose it (ident/cad_prior.hpp).
+std::string learned_prior_sentence(const InertialIdentificationResult& r) {
+  if (!r.cad_prior_fractions) return "";
+  const auto& f = *r.cad_prior_fractions;
+  auto pct = [&](CadParameterClass c) { return number(100.0 * f[static_cast<std::size_t>(c)], "%.2g") + " %"; };
+  return "The prior's width was learned from the data, per class of parameter, as a fraction of each body's own "
+         "scale: masses " +
+         pct(CadParameterClass::Mass) + ", first moments " + pct(CadParameterClass::FirstMoment) +
+         ", diagonal inertia " + pct(CadParameterClass::DiagonalInertia) + ", products of inertia " +
+         pct(CadParameterClass::ProductOfInertia) + " (at most 30 %). ";
+}
+
 /// A bar chart of one series: one bar per category.
 BarPlot single_series(const std::string& title, const std::string& y_label, const std::string& series) {
   BarPlot plot;
@@ -149,7 +161,8 @@ void write_identification_report(const InertialIdentificationResult& r, const st
         std::to_string(counts.determined) + " base parameters are determined by this motion (>= 0.75), " +
         std::to_string(counts.kept_at_cad) + " are kept at CAD (<= 0.25), " + std::to_string(counts.partly) +
         " are partly determined. The data were weighted as " + number(r.cad_data_scale.value_or(1.0), "%.3g") +
-        " times their sensors' noise variance, from the spread of the equations' scores over blocks of the motion. "
+        " times their sensors' noise variance, from the spread of the equations' scores over blocks of the motion. " +
+        learned_prior_sentence(r) +
         "To determine more, excite the motion that changes the parameters kept at CAD (dynid excite).");
     BarPlot d = single_series("Determination of each base parameter (0: kept at CAD, 1: determined by the motion)",
                               "1 - posterior/prior variance", "determination");

@@ -525,13 +525,25 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
       information.push_back({R.transpose() * R, R.transpose() * block.factor_rhs()});
       ls.merge(block);
     }
-    e.cad_prior = fit_with_cad_prior(information, p.prior_information, p.prior_mean);
+    if (o.learn_cad_prior_scale && !p.fixed_part) {
+      report_progress(o, 0.67, "CAD prior: its scale per class of parameter from the data");
+      LearnedCadPrior learned = fit_with_learned_cad_prior(information, p.base.K, cad_parameter_scales(model, 1.0),
+                                                           p.pi_nominal, p.num_offsets, o.cad_prior_fraction);
+      e.cad_prior = std::move(learned.fit);
+      e.cad_scales = std::move(learned.scales);
+      e.prior_information = std::move(learned.prior_information);
+      e.cad_prior_fractions = learned.fraction;
+    } else {
+      e.cad_prior = fit_with_cad_prior(information, p.prior_information, p.prior_mean);
+      e.cad_scales = p.cad_scales;
+      e.prior_information = p.prior_information;
+    }
     const double c = e.cad_prior->data_scale;
     // The factor of data / c plus the prior, for the stages that work on (R, z): the consistent
     // fit, the offsets, the standard deviations of two-phase mode.
     const MatrixX& R = ls.information_factor();
     const VectorX z = ls.factor_rhs();
-    const MatrixX U = information_rows(p.prior_information);
+    const MatrixX U = information_rows(e.prior_information);
     MatrixX stacked(2 * np, np);
     stacked << R / std::sqrt(c), U;
     VectorX rhs(2 * np);
@@ -581,6 +593,7 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
   r.residual_rms_weighted = sol.residual_rms;
   if (e.cad_prior) {
     r.cad_data_scale = e.cad_prior->data_scale;
+    r.cad_prior_fractions = e.cad_prior_fractions;
     r.prior_std = e.cad_prior->prior_variance.tail(nx).cwiseSqrt();
     r.determination = determination(*e.cad_prior).tail(nx);
   }
@@ -640,7 +653,7 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
     } else if (p.cad_prior) {
       // The CAD prior's most likely standard parameters with these base parameters:
       // pi_0 + S K^T (K S K^T)^-1 (x - K pi_0), each body moved on its own scale.
-      const MatrixX SKt = p.cad_scales.array().square().matrix().asDiagonal() * K.transpose();
+      const MatrixX SKt = e.cad_scales.array().square().matrix().asDiagonal() * K.transpose();
       r.standard_parameters = pi_nominal + SKt * (K * SKt).ldlt().solve(r.base_values - K * pi_nominal);
     } else {
       r.standard_parameters =
@@ -869,6 +882,12 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
                       {"determined_by_motion", counts.determined},
                       {"kept_at_cad", counts.kept_at_cad},
                       {"partly", counts.partly}};
+    if (r.cad_prior_fractions) {
+      json learned;
+      for (int c = 0; c < kCadParameterClasses; ++c)
+        learned[to_string(static_cast<CadParameterClass>(c))] = (*r.cad_prior_fractions)[static_cast<std::size_t>(c)];
+      j["cad_prior"]["learned_fraction"] = learned;
+    }
   } else {
     j["prior"] = r.prior;
   }

@@ -251,9 +251,9 @@ TEST(InertialIdentificationWalk, UpperBodyLockedHas94BaseParametersRecoveredWith
 
   // Gautier's parallel filter (data/parallel_filter.hpp): the encoders differentiated after a light
   // 20 Hz low-pass, both sides of the equations low-passed at 3 Hz. Less filter distortion in the
-  // regressor: every class closer to the truth (seed 1: mass 0.006 -> 0.0016, first moments
-  // 3.1 -> 1.9, inertias 4.8 -> 2.9 times CAD's error), and the held-out fit, compared in the same
-  // band, at the true model's level.
+  // regressor: every class closer to the truth (seed 1, learned prior scale: mass 0.008 -> 0.0013,
+  // first moments 3.2 -> 1.6, inertias 4.6 -> 1.04 times CAD's error), and the held-out force,
+  // compared in the same band, at the true model's level.
   o.prior.reset();
   o.sensor_options.cutoff_hz = 20.0;
   o.parallel_filter.cutoff_hz = 3.0;
@@ -266,7 +266,25 @@ TEST(InertialIdentificationWalk, UpperBodyLockedHas94BaseParametersRecoveredWith
   EXPECT_LT(ratio(parallel, "first_moment"), 0.8 * ratio(noisy, "first_moment"));
   EXPECT_LT(ratio(parallel, "inertia"), 0.8 * ratio(noisy, "inertia"));
   EXPECT_NEAR(parallel.identified_rms.force / parallel.truth_rms->force, 1.0, 0.1);
-  EXPECT_NEAR(parallel.identified_rms.moment / parallel.truth_rms->moment, 1.0, 0.15);
+  // No trade of the fit for the parameters: the held-out moment no worse than the true model's. It
+  // is better (0.76 of it, seed 1): the walk repeats its backlash pattern, and the model fits some of
+  // it; the summary warns of that (compare parameter_error_vs_nominal).
+  EXPECT_LT(parallel.identified_rms.moment, 1.1 * parallel.truth_rms->moment);
+
+  // The CAD prior's scale learned per class of parameter (ident/cad_prior.hpp) against one fraction
+  // of every body's scale for all (0.3, what dynid used before): the data find that products of
+  // inertia and first moments are far closer to CAD than masses, and keep the weakly determined
+  // ones there (seed 1: first moments 1.65 -> 1.57, inertias 3.5 -> 1.04 times CAD's error).
+  ASSERT_TRUE(parallel.cad_prior_fractions);
+  const auto& learned = *parallel.cad_prior_fractions;
+  EXPECT_LT(learned[static_cast<std::size_t>(CadParameterClass::ProductOfInertia)],
+            0.5 * learned[static_cast<std::size_t>(CadParameterClass::Mass)]);
+  o.learn_cad_prior_scale = false;
+  const InertialIdentificationResult one_fraction = run_inertial_identification(o);
+  std::printf("walk, realistic, parallel filter, one prior fraction: first moments %.3g inertias %.3g x CAD's error\n",
+              ratio(one_fraction, "first_moment"), ratio(one_fraction, "inertia"));
+  EXPECT_LT(ratio(parallel, "first_moment"), ratio(one_fraction, "first_moment"));
+  EXPECT_LT(ratio(parallel, "inertia"), 0.6 * ratio(one_fraction, "inertia"));
 }
 
 TEST(InertialIdentificationWalk, ParallelFilteredStandardDeviationsCoverTheTruthOverFiveSeeds) {

@@ -10,12 +10,14 @@
 // The data's weight against it is estimated from the data (empirical Bayes): the rows are weighted
 // by their sensors' noise, but on a real robot (and in a realistic simulation) an equation's error
 // is larger and correlated in time. The training samples are folded into contiguous blocks; at the
-// estimate x the blocks' scores s_b = H_b x - g_b have E[sum_b s_b^T M s_b] = c tr(M H) when the
-// error is c times the sensor noise and independent between blocks, which gives c. The estimate
+// estimate x the blocks' scores s_b = H_b x - g_b have E[sum_b s_b^T M s_b] = c tr(M H) - sum_b
+// tr(M H_b B H_b) (B the posterior covariance: what the fit itself absorbs) when the error is c
+// times the sensor noise and independent between blocks, which gives c. The estimate
 // minimizes (1/c) ||W^1/2 (A x - b)||^2 + (x - x0)^T P (x - x0), iterated with c to a fixed point;
 // its covariance (H / c + P)^-1 covers both the data's error and, where the data are silent, the
 // CAD model's.
 
+#include <array>
 #include <vector>
 
 #include "dynid/model/model.hpp"
@@ -48,7 +50,39 @@ struct CadPriorFit {
 /// mean. Throws std::runtime_error when H / c + P is singular (an unknown neither the data nor the
 /// prior determine) or there are fewer than 2 blocks.
 CadPriorFit fit_with_cad_prior(const std::vector<InformationBlock>& blocks, const MatrixX& P, const VectorX& x0,
-                               int max_iterations = 30);
+                               int max_iterations = 30, double initial_data_scale = 1.0);
+
+/// The four classes of standard parameter whose CAD error scale the data can tell apart: a CAD model
+/// misses point-like masses (cables, screws, electronics), which move masses by tens of percent,
+/// centres of mass by a fraction of a link's size and the diagonal of the inertia by a few percent,
+/// but leave products of inertia almost untouched.
+enum class CadParameterClass { Mass = 0, FirstMoment = 1, DiagonalInertia = 2, ProductOfInertia = 3 };
+constexpr int kCadParameterClasses = 4;
+/// Class of standard parameter `i` (10 per body, Pinocchio order m, mc, Ixx Ixy Iyy Ixz Iyz Izz).
+CadParameterClass cad_parameter_class(Eigen::Index i);
+const char* to_string(CadParameterClass c);
+
+/// The CAD prior with its scale learned from the data, one fraction per class (hierarchical
+/// empirical Bayes): the standard parameters pi ~ N(pi_0, diag(f_class^2 s^2)) with s the unit
+/// scales (cad_parameter_scales(nominal, 1)), the unknowns [offsets without prior; x = K pi]. Each
+/// outer step fits with fit_with_cad_prior, then sets f_class^2 to the class mean of
+/// E[(pi_i - pi_0,i)^2] / s_i^2 under the posterior (EM), kept within [0.001, initial], until the
+/// fractions settle.
+struct LearnedCadPrior {
+  CadPriorFit fit;
+  std::array<double, kCadParameterClasses> fraction{};  ///< learned f per class
+  /// What the data asked for in the last step before the ceiling (the initial fraction): above it,
+  /// errors of the data that their noise model does not explain.
+  std::array<double, kCadParameterClasses> wanted_fraction{};
+  VectorX scales;             ///< the learned prior standard deviation of each standard parameter
+  MatrixX prior_information;  ///< on the unknowns (zero rows and columns for the offsets)
+  int iterations = 0;
+  bool converged = false;
+};
+LearnedCadPrior fit_with_learned_cad_prior(const std::vector<InformationBlock>& blocks, const MatrixX& K,
+                                           const VectorX& unit_scales, const VectorX& pi_nominal,
+                                           Eigen::Index num_offsets, double initial_fraction = 0.3,
+                                           int max_iterations = 200);
 
 /// Share of a parameter's prior variance the data removed: 1 - posterior / prior (0: kept at CAD,
 /// 1: determined by the motion). 1 for unknowns without a prior.

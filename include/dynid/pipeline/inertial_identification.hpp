@@ -13,6 +13,7 @@
 //     -> validate_identification       held-out motion: nominal vs identified (vs true) residuals
 //     -> inertial_summary_json, write_inertial_identification   summary.json, URDF, report.html
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -54,8 +55,11 @@ struct InertialIdentificationOptions {
   /// from the data (ident/cad_prior.hpp), so that what the motion does not determine stays at CAD;
   /// none for the exact truth stream.
   std::optional<double> prior;
-  /// The CAD prior's standard deviations as a fraction of each body's scale (ident/cad_prior.hpp).
+  /// The CAD prior's standard deviations as a fraction of each body's scale (ident/cad_prior.hpp):
+  /// where it starts; with `learn_cad_prior_scale` the data then set one fraction per class of
+  /// parameter (mass, first moment, diagonal inertia, products of inertia).
   double cad_prior_fraction = 0.3;
+  bool learn_cad_prior_scale = true;
   /// Length of the contiguous blocks of training samples whose scores estimate the data's weight [s].
   double cad_prior_block_s = 0.5;
   /// Row weights: "sensors" (1 / sigma^2 of the measured forces' noise) or "residual" (those, each
@@ -155,6 +159,8 @@ struct InertialIdentificationResult {
   /// standard deviation and how much of its prior variance the data removed (0 kept at CAD .. 1
   /// determined by the motion).
   std::optional<double> cad_data_scale;
+  /// With a learned CAD prior scale: the fraction of each class (ident/cad_prior.hpp).
+  std::optional<std::array<double, kCadParameterClasses>> cad_prior_fractions;
   std::optional<ParallelFilterUse> parallel_filter;  ///< when the training equations were filtered
   VectorX prior_std, determination;
   /// With a truth: per class of base parameter (mass, first_moment, inertia, and the inertia's
@@ -205,6 +211,10 @@ struct InertialEstimate {
   long rows = 0;
   std::vector<EquationGroupScale> weighting_scales;  ///< with residual weighting
   std::optional<CadPriorFit> cad_prior;              ///< with the CAD prior
+  /// The CAD prior used: the problem's, or the one with its scale learned from the data.
+  VectorX cad_scales;
+  MatrixX prior_information;
+  std::optional<std::array<double, kCadParameterClasses>> cad_prior_fractions;
   std::optional<ParallelFilterUse> parallel_filter;  ///< when the training equations were filtered
   long samples = 0;
   std::string source_description;
