@@ -19,11 +19,12 @@
 namespace dynid::scenario_detail {
 namespace {
 
-constexpr double kMaxSlopeDeg = 12.0;     // steepest incline the walk is tested for (10 deg with margin)
-constexpr double kMaxSpeedMps = 0.4;      // fastest mean speed offered (0.15-0.3 m/s tested)
-constexpr double kFootToleranceM = 5e-3;  // IK foot placement error beyond which a step is unreachable
-constexpr double kSettleS = 0.5;          // standing with the stabilizer on before the recording starts
-constexpr double kArmSwingRad = 0.15;     // shoulder pitch swing at full stride
+constexpr double kMaxSlopeDeg = 12.0;            // steepest incline the walk is tested for (10 deg with margin)
+constexpr double kMaxSpeedMps = 0.4;             // fastest mean speed offered (0.15-0.3 m/s tested)
+constexpr double kFootToleranceM = 5e-3;         // IK foot placement error beyond which a step is unreachable
+constexpr double kSettleS = 0.5;                 // standing with the stabilizer on before the recording starts
+constexpr double kArmSwingRad = 0.15;            // shoulder pitch swing at full stride
+constexpr double kMaxServoControlMassKg = 10.0;  // --servo-control's MX-106 legs (kid humanoid: 6.7 kg)
 
 /// A number for a message: at most `digits` significant digits.
 std::string num(double x, int digits = 3) {
@@ -243,6 +244,11 @@ void check_walk(const Robot& robot, const ScenarioOptions& options) {
   (void)bus_ticks(options.bus_rate_hz, SceneSpec{}.timestep);
   if (!options.servo_control.empty()) {
     (void)parse_servo_control(options.servo_control);
+    // The legs get MX-106 servos (10 N m): a kid-size robot's. A heavier one collapses at once.
+    if (robot.model.total_mass() > kMaxServoControlMassKg)
+      throw std::invalid_argument("walk --servo-control puts MX-106 servos on the legs, for kid-size robots up to " +
+                                  num(kMaxServoControlMassKg) + " kg; " + robot.model.name + " weighs " +
+                                  num(robot.model.total_mass()) + " kg");
     (void)walk_actuator_models(robot, options);  // the file, its entries, one per leg joint
   }
 }

@@ -75,6 +75,8 @@ TEST(ServoControlCli, BadRequestsAreOneLineWithoutOutput) {
                out);
   expect_error(run("simulate kid_humanoid --scenario squat --servo-control high-gain --out " + out), 1,
                "needs --scenario walk", out);
+  expect_error(run("simulate adult_humanoid --scenario walk --servo-control high-gain --out " + out), 1,
+               "for kid-size robots up to 10 kg", out);
 }
 
 }  // namespace
