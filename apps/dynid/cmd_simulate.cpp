@@ -1,6 +1,7 @@
 // dynid simulate MODEL --scenario NAME --out DIR [--seed N] [--noise none|realistic] [--slope DEG]
 //                [--steps N] [--speed MPS] [--lock-upper-body] [--bus-rate HZ]
 //                [--motion M] [--duration S]
+//                [--servo-control high-gain|low-gain|feed-forward [--actuator-model SIDECAR.yaml]]
 
 #include <unistd.h>
 
@@ -24,6 +25,7 @@ void register_simulate(CLI::App& app, Action& action) {
     bool quiet = false, lock_upper_body = false;
     std::string motion = "paper004";
     double duration = 0.0;
+    std::string servo_control, actuator_model;
   };
   auto args = std::make_shared<Args>();
   cmd->add_option("MODEL", args->model, "URDF file or bundled robot name (needs its sidecar)")->required();
@@ -45,6 +47,13 @@ void register_simulate(CLI::App& app, Action& action) {
   cmd->add_option("--motion", args->motion, "paper004 | evaluation | fourier | TRAJ file of dynid excite (excite)");
   cmd->add_option("--duration", args->duration, "Length of the recorded motion [s] (excite; default per motion)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--servo-control", args->servo_control,
+                  "Leg joints on paper 002's servo model: high-gain | low-gain | feed-forward (walk; "
+                  "docs/actuators.md)")
+      ->check(CLI::IsMember({"high-gain", "low-gain", "feed-forward"}));
+  cmd->add_option("--actuator-model", args->actuator_model,
+                  "Actuators file of the feed-forward's model, e.g. identify actuator's actuator.yaml "
+                  "(default: the datasheet)");
   cmd->add_flag("--quiet", args->quiet, "No progress output");
   cmd->callback([&action, args] {
     action = [args] {
@@ -62,6 +71,8 @@ void register_simulate(CLI::App& app, Action& action) {
       options.bus_rate_hz = args->bus_rate;
       options.motion = args->motion;
       options.duration_s = args->duration;
+      options.servo_control = args->servo_control;
+      options.actuator_model = args->actuator_model;
       if (!args->quiet) options.progress = progress_line();
       check_scenario(robot, options);
       const ScenarioSummary s = run_scenario(robot, options);

@@ -61,9 +61,9 @@ void for_each_in_list(const YAML::Node& root, const char* key, const std::string
   for (std::size_t i = 0; i < list.size(); ++i) fn(list[i], std::string(key) + "[" + std::to_string(i) + "]");
 }
 
-}  // namespace
-
-RobotSidecar read_sidecar_string(const std::string& text, const std::string& label) {
+/// The sidecar of `text`; an actuators file (`dynid identify actuator`'s actuator.yaml) has no
+/// base_link, so `require_base_link` is off for it.
+RobotSidecar parse_sidecar(const std::string& text, const std::string& label, bool require_base_link) {
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -83,7 +83,7 @@ RobotSidecar read_sidecar_string(const std::string& text, const std::string& lab
   RobotSidecar s;
   s.source_path = label;
   if (root["robot"]) s.robot = scalar<std::string>(root["robot"], "robot", "sidecar", label);
-  s.base_link = required_string(root, "base_link", "sidecar", label);
+  if (require_base_link || root["base_link"]) s.base_link = required_string(root, "base_link", "sidecar", label);
   if (root["floating_base"]) s.floating_base = scalar<bool>(root["floating_base"], "floating_base", "sidecar", label);
   if (root["imu"]) s.imu = read_frame(root["imu"], "imu", label);
   for_each_in_list(root, "accelerometers", label, [&](const YAML::Node& n, const std::string& w) {
@@ -177,12 +177,26 @@ RobotSidecar read_sidecar_string(const std::string& text, const std::string& lab
   return s;
 }
 
-RobotSidecar read_sidecar_file(const std::string& path) {
+std::string file_text(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error(path + ": cannot open the file");
   std::stringstream text;
   text << in.rdbuf();
-  return read_sidecar_string(text.str(), path);
+  return text.str();
+}
+
+}  // namespace
+
+RobotSidecar read_sidecar_string(const std::string& text, const std::string& label) {
+  return parse_sidecar(text, label, true);
+}
+
+RobotSidecar read_sidecar_file(const std::string& path) { return read_sidecar_string(file_text(path), path); }
+
+std::vector<ActuatorInfo> read_actuators_file(const std::string& path) {
+  const RobotSidecar s = parse_sidecar(file_text(path), path, false);
+  if (s.actuators.empty()) throw std::runtime_error(path + ": no 'actuators' entries (docs/robot-sidecar.md)");
+  return s.actuators;
 }
 
 }  // namespace dynid

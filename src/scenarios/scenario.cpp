@@ -36,6 +36,11 @@ void check_scenario(const Robot& robot, const ScenarioOptions& options) {
     throw std::invalid_argument("unknown scenario '" + options.scenario + "' (known: " + list + ")");
   }
   if (options.out_dir.empty()) throw std::invalid_argument("no output directory (--out)");
+  if (!options.servo_control.empty() && options.scenario != "walk")
+    throw std::invalid_argument("--servo-control is paper 002's walking comparison: it needs --scenario walk, not '" +
+                                options.scenario + "'");
+  if (!options.actuator_model.empty() && options.servo_control != "feed-forward")
+    throw std::invalid_argument("--actuator-model is the model of --servo-control feed-forward");
   if (options.scenario == "servo-bench") return check_servo_bench(robot);
   if (!robot.sidecar)
     throw std::invalid_argument(robot.urdf_path + " has no sidecar; scenario '" + options.scenario +
@@ -189,6 +194,40 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
   }
   for (const auto& [key, value] : bench.summary) summary[key] = value;
   for (const auto& [key, value] : run.extras) summary[key] = value;
+  if (run.legs) {
+    // walk --servo-control: paper 002's comparison (docs/actuators.md).
+    const scenario_detail::LegServos& legs = *run.legs;
+    json knee_energy = json::object(), knee_tracking = json::object(), energy = json::object(),
+         tracking = json::object(), knee_supply = json::object();
+    for (const std::string& j : legs.joint_names()) {
+      energy[j] = legs.energy_j(j);
+      tracking[j] = legs.tracking_rms_rad(j);
+      if (j.find("knee") == std::string::npos) continue;
+      const std::string side = j.rfind("l_", 0) == 0 ? "left" : j.rfind("r_", 0) == 0 ? "right" : j;
+      knee_energy[side] = legs.energy_j(j);
+      knee_tracking[side] = legs.tracking_rms_rad(j);
+      knee_supply[side] = legs.supply_energy_j(j);
+    }
+    summary["knee_energy_j"] = knee_energy;
+    summary["tracking_rms_rad"] = legs.tracking_rms_rad();
+    summary["servo_control"] = {
+        {"control", to_string(legs.control())},
+        {"k_p", servo_control_gain(legs.control())},
+        {"p_gain_register", legs.p_gain_register()},
+        {"feedforward_model", legs.control() != ServoControl::FeedForward ? "none"
+                              : options.actuator_model.empty()            ? "datasheet"
+                                                                          : options.actuator_model},
+        {"energy_definition", "integral of U_bat |I| dt per servo over the walk (after standing)"},
+        {"leg_energy_j", legs.total_energy_j()},
+        {"energy_per_joint_j", energy},
+        {"knee_tracking_rms_rad", knee_tracking},
+        {"tracking_rms_per_joint_rad", tracking},
+        {"knee_supply_energy_j", knee_supply},
+        {"feedforward_reaction_time_s", legs.reaction_time_s()},
+        {"true_servo",
+         {{"dead_time_s", legs.dead_time_s()},
+          {"alpha", alpha_from_physical(actuator_physical(legs.true_parameters()))}}}};
+  }
   if (options.scenario == "squat" || options.scenario == "excite") {
     summary["com_height_range_m"] = run.com_z_max - run.com_z_min;
     if (options.scenario == "excite") summary["motion"] = options.motion;

@@ -21,6 +21,7 @@
 #include "dynid/sim/dataset_recorder.hpp"
 #include "dynid/sim/simulation.hpp"
 #include "dynid/sim/true_model.hpp"
+#include "leg_servos.hpp"
 
 namespace dynid::scenario_detail {
 
@@ -52,6 +53,9 @@ struct Run {
   std::vector<std::pair<std::string, double>> extras;  ///< scenario-specific numbers for summary.json
   bool sensing = false;  ///< read the sensors every servo tick also while not recording (read_sensors)
   std::unique_ptr<AttitudeFilter> attitude;  ///< the controller's IMU orientation estimate
+  /// walk --servo-control: paper 002's servo model drives the leg joints (their PD servo torques
+  /// are replaced in step()); null otherwise.
+  std::unique_ptr<LegServos> legs;
 
   Run(const Robot& r, const ScenarioOptions& o, const SceneSpec& s, const StreamRates& rates)
       : robot(r),
@@ -63,7 +67,9 @@ struct Run {
 
   /// Builds the servos for a reference configuration and the simulation around them (the servos'
   /// damping is part of the simulated joints).
-  void start(const VectorX& q_ref) {
+  /// Bodies marked in `own_servo` get no simulated joint damping: a servo model drives them, whose
+  /// back-EMF and friction are its damping.
+  void start(const VectorX& q_ref, const std::vector<bool>& own_servo = {}) {
     std::vector<int> soles;
     const auto [left, right] = left_right_soles(robot.model, *robot.sidecar);
     for (int c : {left, right})
@@ -73,6 +79,8 @@ struct Run {
                           .body);
     servo = std::make_unique<JointServo>(robot.model, q_ref, joint_armature(robot.model, *robot.sidecar), soles);
     scene.joint_damping = servo->damping_per_body();
+    for (std::size_t b = 0; b < own_servo.size() && b < scene.joint_damping.size(); ++b)
+      if (own_servo[b]) scene.joint_damping[b] = 0.0;
     start_simulation();
   }
 
@@ -102,7 +110,13 @@ struct Run {
   /// physics, optional recording, integration.
   void step(const VectorX& q_ref, const VectorX& v_ref, bool record, const VectorX* tau_ff = nullptr) {
     const VectorX zero = VectorX::Zero(truth.model.nv);
-    const VectorX& tau = servo->torque(sim->q(), sim->v(), q_ref, v_ref, tau_ff ? *tau_ff : zero);
+    const VectorX* applied = &servo->torque(sim->q(), sim->v(), q_ref, v_ref, tau_ff ? *tau_ff : zero);
+    if (legs) {
+      leg_tau_ = *applied;
+      legs->apply(sim->q(), sim->v(), q_ref, leg_tau_);
+      applied = &leg_tau_;
+    }
+    const VectorX& tau = *applied;
     sim->forward(tau);
     if (record || sensing) recorder->record(*sim, tau, record);
     sim->integrate();
@@ -170,6 +184,9 @@ struct Run {
   void progress(double fraction, const std::string& what) const {
     if (options.progress) options.progress(fraction, what);
   }
+
+ private:
+  VectorX leg_tau_;  ///< step()'s joint torques with the leg servos' in place
 };
 
 void run_static_poses(Run& run);
@@ -177,6 +194,8 @@ void run_squat(Run& run);
 void run_walk(Run& run);
 /// Checks the walk's options and robot before anything runs (throws with the reason).
 void check_walk(const Robot& robot, const ScenarioOptions& options);
+/// Names of the walk's leg joints (on the chains from the soles to the base), in body order.
+std::vector<std::string> walk_leg_joints(const Robot& robot);
 /// Servo ticks per field-bus period; throws unless the bus rate divides the servo rate.
 int bus_ticks(double bus_rate_hz, double timestep);
 void run_excite(Run& run);

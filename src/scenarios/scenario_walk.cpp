@@ -12,17 +12,19 @@
 #include "dynid/dynamics/whole_body_ik.hpp"
 #include "dynid/locomotion/foot_geometry.hpp"
 #include "dynid/locomotion/walking_pattern.hpp"
+#include "dynid/model/sidecar_reader.hpp"
 #include "dynid/model/topology.hpp"
 #include "scenario_run.hpp"
 
 namespace dynid::scenario_detail {
 namespace {
 
-constexpr double kMaxSlopeDeg = 12.0;     // steepest incline the walk is tested for (10 deg with margin)
-constexpr double kMaxSpeedMps = 0.4;      // fastest mean speed offered (0.15-0.3 m/s tested)
-constexpr double kFootToleranceM = 5e-3;  // IK foot placement error beyond which a step is unreachable
-constexpr double kSettleS = 0.5;          // standing with the stabilizer on before the recording starts
-constexpr double kArmSwingRad = 0.15;     // shoulder pitch swing at full stride
+constexpr double kMaxSlopeDeg = 12.0;            // steepest incline the walk is tested for (10 deg with margin)
+constexpr double kMaxSpeedMps = 0.4;             // fastest mean speed offered (0.15-0.3 m/s tested)
+constexpr double kFootToleranceM = 5e-3;         // IK foot placement error beyond which a step is unreachable
+constexpr double kSettleS = 0.5;                 // standing with the stabilizer on before the recording starts
+constexpr double kArmSwingRad = 0.15;            // shoulder pitch swing at full stride
+constexpr double kMaxServoControlMassKg = 10.0;  // --servo-control's MX-106 legs (kid humanoid: 6.7 kg)
 
 /// A number for a message: at most `digits` significant digits.
 std::string num(double x, int digits = 3) {
@@ -188,6 +190,29 @@ std::vector<Segment> walk_segments(const FootstepPlan& plan, double offset, doub
 
 }  // namespace
 
+std::vector<std::string> walk_leg_joints(const Robot& robot) {
+  const auto [left, right] = left_right_soles(robot.model, *robot.sidecar);
+  std::vector<int> soles;
+  for (int c : {left, right})
+    soles.push_back(robot.model
+                        .frames[static_cast<std::size_t>(
+                            robot.model.frame_index(robot.sidecar->contacts[static_cast<std::size_t>(c)].name))]
+                        .body);
+  const std::vector<bool> leg = leg_bodies(robot.model, soles);
+  std::vector<std::string> names;
+  for (std::size_t b = 1; b < robot.model.bodies.size(); ++b)
+    if (leg[b] && robot.model.bodies[b].joint_type != JointType::FreeFlyer)
+      names.push_back(robot.model.bodies[b].joint_name);
+  return names;
+}
+
+/// The feed-forward's actuator model per leg joint (`--actuator-model`), empty for the datasheet's.
+std::vector<ActuatorModel> walk_actuator_models(const Robot& robot, const ScenarioOptions& options) {
+  if (options.actuator_model.empty()) return {};
+  return leg_actuator_models(read_actuators_file(options.actuator_model), options.actuator_model,
+                             walk_leg_joints(robot));
+}
+
 int bus_ticks(double bus_rate_hz, double timestep) {
   const double ticks = 1.0 / (bus_rate_hz * timestep);
   if (!(bus_rate_hz > 0.0) || !std::isfinite(ticks) || ticks < 1.0 - 1e-9 || std::abs(ticks - std::round(ticks)) > 1e-6)
@@ -217,6 +242,15 @@ void check_walk(const Robot& robot, const ScenarioOptions& options) {
                                   sole.name + "'s " + num(sole.friction));
   }
   (void)bus_ticks(options.bus_rate_hz, SceneSpec{}.timestep);
+  if (!options.servo_control.empty()) {
+    (void)parse_servo_control(options.servo_control);
+    // The legs get MX-106 servos (10 N m): a kid-size robot's. A heavier one collapses at once.
+    if (robot.model.total_mass() > kMaxServoControlMassKg)
+      throw std::invalid_argument("walk --servo-control puts MX-106 servos on the legs, for kid-size robots up to " +
+                                  num(kMaxServoControlMassKg) + " kg; " + robot.model.name + " weighs " +
+                                  num(robot.model.total_mass()) + " kg");
+    (void)walk_actuator_models(robot, options);  // the file, its entries, one per leg joint
+  }
 }
 
 void run_walk(Run& run) {
@@ -236,9 +270,19 @@ void run_walk(Run& run) {
   if (run.options.lock_upper_body)
     for (int j : plan.upper)
       run.scene.welds.push_back({j, plan.q_ref.front()[nominal.bodies[static_cast<std::size_t>(j)].idx_q]});
-  run.start(plan.q_ref.front());
   const int lbody = nominal.frames[static_cast<std::size_t>(plan.left_frame)].body;
   const int rbody = nominal.frames[static_cast<std::size_t>(plan.right_frame)].body;
+  if (run.options.servo_control.empty()) {
+    run.start(plan.q_ref.front());
+  } else {
+    // Paper 002's comparison: servo models on the legs, the PD servos on the rest.
+    std::vector<bool> leg = leg_bodies(nominal, {lbody, rbody});
+    for (std::size_t b = 1; b < nominal.bodies.size(); ++b)
+      if (nominal.bodies[b].joint_type == JointType::FreeFlyer) leg[b] = false;
+    run.start(plan.q_ref.front(), leg);
+    run.legs = std::make_unique<LegServos>(nominal, leg, parse_servo_control(run.options.servo_control),
+                                           walk_actuator_models(run.robot, run.options), run.options.seed, dt);
+  }
   // Walking gains: gentle IMU tilt damping, no COP integral. The squat's gains (COP integral 0.5/s,
   // tilt 0.3) lean the body about both ankles, which in single support also moves the swing foot;
   // with them 1 of 5 seeds of the kid fell on level ground, and with the COP integral 2-5 of 5 on
@@ -269,6 +313,7 @@ void run_walk(Run& run) {
     if (i % per_bus == 0) {
       const BalanceMeasurement m = run.read_sensors(both, feet, bus_period);
       q_cmd = stabilizer.correct(plan.q_ref.front(), zmp0, m);
+      if (run.legs) run.legs->send(q_cmd, zero_v, zero_v, plan.tau_ff.front());
       if (2 * i >= settle * per_bus) {
         for (const Force& w : m.sole_wrenches) measured_weight += w.linear.z();
         ++weighings;
@@ -286,6 +331,23 @@ void run_walk(Run& run) {
   const double weight = run.truth.model.total_mass() * run.truth.model.gravity.norm();
   std::vector<bool> landed(steps.steps.size(), false);
   double fell_at = 1e300;
+  // Servo models on the legs: the feed-forward is the model's voltage for the planned motion one
+  // reaction time ahead (eq. 15: the voltage at t - t_d acts on the motion at t).
+  const int n = static_cast<int>(samples.size());
+  const int ahead = run.legs ? static_cast<int>(std::lround(run.legs->reaction_time_s() / bus_period)) : 0;
+  VectorX v_ahead = zero_v, a_ahead = zero_v, tau_ahead = zero_v;
+  auto planned_motion = [&](int k) {
+    const VectorX& qm = plan.q_ref[static_cast<std::size_t>(std::max(k - 1, 0))];
+    const VectorX& q0 = plan.q_ref[static_cast<std::size_t>(k)];
+    const VectorX& qp = plan.q_ref[static_cast<std::size_t>(std::min(k + 1, n - 1))];
+    for (std::size_t j = 1; j < nominal.bodies.size(); ++j) {
+      const Body& b = nominal.bodies[j];
+      if (b.joint_type == JointType::FreeFlyer) continue;
+      v_ahead[b.idx_v] = (qp[b.idx_q] - qm[b.idx_q]) / (2.0 * bus_period);
+      a_ahead[b.idx_v] = (qp[b.idx_q] - 2.0 * q0[b.idx_q] + qm[b.idx_q]) / (bus_period * bus_period);
+    }
+  };
+  if (run.legs) run.legs->measuring = true;
   for (std::size_t i = 0; i < samples.size() && !run.fell; ++i) {
     const VectorX& qa = plan.q_ref[i];
     const VectorX& qb = plan.q_ref[std::min(i + 1, samples.size() - 1)];
@@ -297,6 +359,12 @@ void run_walk(Run& run) {
     feet[1] = samples[i].right_foot.sole_world;
     q_cmd = stabilizer.correct(qa, samples[i].zmp_reference_world.head<2>(), run.read_sensors(both, feet, bus_period));
     tau_cmd = ff_scale * plan.tau_ff[i];
+    if (run.legs) {
+      const int k = std::min(static_cast<int>(i) + ahead, n - 1);
+      planned_motion(k);
+      tau_ahead = ff_scale * plan.tau_ff[static_cast<std::size_t>(k)];
+      run.legs->send(q_cmd, v_ahead, a_ahead, tau_ahead);
+    }
     for (int k = 0; k < per_bus && !run.fell; ++k) {
       run.step(q_cmd, v_cmd, true, &tau_cmd);
       run.track_motion();

@@ -28,6 +28,12 @@ struct ScenarioOptions {
   double bus_rate_hz = 125.0;
   std::string motion = "paper004";  ///< excite: paper004 | evaluation | fourier | a dynid-excitation file
   double duration_s = 0.0;          ///< excite: length of the recorded motion [s]; 0 = the motion's default
+  /// walk: the leg joints driven by paper 002's servo model under this controller, "high-gain",
+  /// "low-gain" or "feed-forward" (docs/actuators.md); empty: the stiff PD servos.
+  std::string servo_control;
+  /// walk with servo_control "feed-forward": the actuators file of the feed-forward's model (a
+  /// sidecar, or the actuator.yaml of `dynid identify actuator`); empty: the servos' datasheet.
+  std::string actuator_model;
   /// Called with the fraction done (0..1) and a short message; may be empty.
   std::function<void(double, const std::string&)> progress;
 };
