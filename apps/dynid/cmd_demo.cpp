@@ -69,6 +69,13 @@ void inertial_stage(const DemoArgs& args) {
       if (label == "mass" || label == "first_moment" || label == "inertia")
         std::cout << " " << label << " " << format_fixed(ratio, ratio < 0.1 ? 3 : 2);
     std::cout << "\n";
+    if (!r.parameter_error_vs_nominal_determined.empty()) {
+      std::cout << "    of the base parameters this motion determines:";
+      for (const auto& [label, ratio] : r.parameter_error_vs_nominal_determined)
+        if (label == "mass" || label == "first_moment" || label == "inertia")
+          std::cout << " " << label << " " << format_fixed(ratio, ratio < 0.1 ? 3 : 2);
+      std::cout << "\n";
+    }
   }
   if (r.determination.size() > 0) {
     const DeterminationCounts counts = count_determination(r.determination);

@@ -183,6 +183,12 @@ void write_identification_report(const InertialIdentificationResult& r, const st
       ratio.categories.push_back(label);
       ratio.values[0].push_back(value);
     }
+    // Beside it, the same over the base parameters the motion determines: where the data speak.
+    if (r.parameter_error_vs_nominal_determined.size() == r.parameter_error_vs_nominal.size()) {
+      ratio.groups = {"all base parameters", "determined by this motion"};
+      ratio.values.emplace_back();
+      for (const auto& entry : r.parameter_error_vs_nominal_determined) ratio.values[1].push_back(entry.second);
+    }
     report.bars(ratio);
   }
 

@@ -237,9 +237,11 @@ VectorX base_parameter_relative_errors(const BaseParameters& base, const VectorX
   return e;
 }
 
+/// Over the base parameters `counted` selects (all when empty).
 std::vector<std::pair<std::string, double>> parameter_error_vs_nominal(const BaseParameters& base,
                                                                        const VectorX& identified,
-                                                                       const VectorX& nominal, const VectorX& truth) {
+                                                                       const VectorX& nominal, const VectorX& truth,
+                                                                       const std::vector<bool>& counted = {}) {
   const auto median = [](std::vector<double> v) {
     std::sort(v.begin(), v.end());
     const std::size_t n = v.size();
@@ -259,6 +261,7 @@ std::vector<std::pair<std::string, double>> parameter_error_vs_nominal(const Bas
       const std::string name = base.name(k);
       const std::string suffix = name.substr(name.rfind('.') + 1);
       if (std::find(suffixes.begin(), suffixes.end(), suffix) == suffixes.end()) continue;
+      if (!counted.empty() && !counted[static_cast<std::size_t>(k)]) continue;
       id.push_back(std::abs(identified[k] - truth[k]));
       nom.push_back(std::abs(nominal[k] - truth[k]));
     }
@@ -711,6 +714,12 @@ void compare_with_truth(const InertialProblem& p, const Model& truth, InertialId
   r.base_param_max_rel_error = base_parameter_relative_errors(p.base, r.base_values, *r.base_truth).maxCoeff();
   r.total_mass_error = r.total_mass - *r.truth_total_mass;
   r.parameter_error_vs_nominal = parameter_error_vs_nominal(p.base, r.base_values, r.base_nominal, *r.base_truth);
+  if (r.determination.size() == p.base.num_base()) {
+    std::vector<bool> determined(static_cast<std::size_t>(p.base.num_base()));
+    for (int k = 0; k < p.base.num_base(); ++k) determined[static_cast<std::size_t>(k)] = r.determination[k] >= 0.75;
+    r.parameter_error_vs_nominal_determined =
+        parameter_error_vs_nominal(p.base, r.base_values, r.base_nominal, *r.base_truth, determined);
+  }
 }
 
 void validate_identification(const InertialProblem& p, const Model* truth, InertialIdentificationResult& r) {
@@ -940,6 +949,9 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
     json ratios = json::object();
     for (const auto& [label, ratio] : r.parameter_error_vs_nominal) ratios[label] = ratio;
     j["parameter_error_vs_nominal"] = ratios;
+    json determined;
+    for (const auto& [label, ratio] : r.parameter_error_vs_nominal_determined) determined[label] = ratio;
+    if (!determined.is_null()) j["parameter_error_vs_nominal_determined"] = determined;
   }
   if (r.base_param_max_rel_error) {
     j["base_param_max_rel_error"] = *r.base_param_max_rel_error;

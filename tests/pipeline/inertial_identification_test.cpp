@@ -275,6 +275,15 @@ TEST(InertialIdentificationWalk, UpperBodyLockedHas94BaseParametersRecoveredWith
   // of every body's scale for all (0.3, what dynid used before): the data find that products of
   // inertia and first moments are far closer to CAD than masses, and keep the weakly determined
   // ones there (seed 1: first moments 1.65 -> 1.57, inertias 3.5 -> 1.04 times CAD's error).
+  // Where the walk speaks, it is far closer to the truth than CAD (issue 20's goal of 0.3 on realistic
+  // data; seed 1: first moments 0.04, inertias 0.11 over the base parameters it determines).
+  int classes_checked = 0;
+  for (const auto& [label, value] : parallel.parameter_error_vs_nominal_determined)
+    if (label == "first_moment" || label == "inertia") {
+      EXPECT_LT(value, 0.3) << label;
+      ++classes_checked;
+    }
+  EXPECT_EQ(classes_checked, 2);
   ASSERT_TRUE(parallel.cad_prior_fractions);
   const auto& learned = *parallel.cad_prior_fractions;
   EXPECT_LT(learned[static_cast<std::size_t>(CadParameterClass::ProductOfInertia)],

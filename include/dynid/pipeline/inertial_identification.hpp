@@ -167,6 +167,8 @@ struct InertialIdentificationResult {
   /// Ixx_Ixy_Ixz, Iyy_Iyz, Izz), median |identified - truth| / median |nominal - truth|: below 1 the
   /// identified model is closer to the truth than the CAD model.
   std::vector<std::pair<std::string, double>> parameter_error_vs_nominal;
+  /// The same over the base parameters this motion determines (CAD prior, determination >= 0.75).
+  std::vector<std::pair<std::string, double>> parameter_error_vs_nominal_determined;
   std::string summary_json;
   std::vector<std::string> written_files;
 };
