@@ -278,10 +278,9 @@ Motion evaluation_motion(const Model& model, const RobotSidecar& sidecar, const 
 /// forward, then sideways, then twists, then does all three at once (each a quarter of the
 /// duration, whole cycles of about 0.5 Hz, faded in and out over a second so every part starts and
 /// ends at rest), crouched by 6 % of the COM height. Bending forward moves the hips back (the IK
-/// keeps the COM centred). The arms swing
-/// as in the other motions unless `lock_upper_body`, which welds every joint off the legs at its
-/// neutral value (the walk's `--lock-upper-body`), so a model identified with the upper body locked
-/// can be validated on it.
+/// keeps the COM centred). The arms swing as in the other motions unless `lock_upper_body`, which
+/// welds every joint off the legs at its neutral value (the walk's `--lock-upper-body`), so a model
+/// identified with the upper body locked can be validated on it.
 Motion trunk_bend_motion(const Model& model, const RobotSidecar& sidecar, const Stance& st, double duration,
                          bool lock_upper_body) {
   Motion m;
@@ -291,8 +290,9 @@ Motion trunk_bend_motion(const Model& model, const RobotSidecar& sidecar, const 
   for (int k = 0; k < 4; ++k) m.parts.push_back({labels[k], "trunk-bend", k * part, (k + 1) * part, 0.0, 0.0, "both"});
   const double f = std::max(1.0, std::round(0.5 * part)) / part;  // whole cycles per part [Hz]
   const double fade = std::min(1.0, 0.25 * part);                 // [s]
-  // Amplitudes [rad]: the kid humanoid's hips (yaw ±0.5, roll -0.4..0.7 rad) reach them with both
-  // soles flat and every leg joint inside its limits; the feet keep the robot's weight on both.
+  // Amplitudes [rad]: within reach of the kid humanoid's hips (yaw ±0.5, roll -0.4..0.7 rad) with
+  // both soles flat (the plan's IK check), and small enough that both feet keep a good share of the
+  // weight (tests/scenarios/excite_test.cpp).
   constexpr double kForward = 0.3, kSideways = 0.1, kTwist = 0.2;
   constexpr double kCrouch = 0.06;             ///< COM lowered by this fraction of its height
   std::vector<std::pair<int, Vector3>> waist;  // (body, its share of roll, pitch, yaw)
@@ -453,6 +453,10 @@ void check_excite_motion(const Robot& robot, const ScenarioOptions& options) {
   const std::string& name = options.motion;
   if (options.lock_upper_body && name != "trunk-bend")
     throw std::invalid_argument("--lock-upper-body applies to the excite scenario's trunk-bend motion only");
+  if (name == "trunk-bend" && options.duration_s > 0.0 && options.duration_s < 4.0)
+    throw std::invalid_argument(
+        "trunk-bend needs a duration of at least 4 s (four parts of at least one cycle, "
+        "at most 1 Hz)");
   if (name == "paper004" || name == "paper004-squats" || name == "paper004-sway" || name == "evaluation" ||
       name == "fourier" || name == "trunk-bend")
     return;

@@ -331,8 +331,11 @@ TEST(Excite, AdultHumanoidBendsItsTrunkWithTheUpperBodyWelded) {
   EXPECT_GT(c.pitch, 0.24);
   EXPECT_GT(c.zmp_margin_m, 0.02);
   EXPECT_GT(c.min_sole_share, 0.1);
-  // The lock applies to this motion only.
+  // The lock applies to this motion only; a trunk bending too short for slow cycles is refused.
   o.motion = "paper004";
+  EXPECT_THROW(check_scenario(robot, o), std::invalid_argument);
+  o.motion = "trunk-bend";
+  o.duration_s = 2.0;
   EXPECT_THROW(check_scenario(robot, o), std::invalid_argument);
 }
 
