@@ -109,6 +109,9 @@ void register_analyze(CLI::App& app, Action& action) {
         }
       }
       const MinimalSensorReport report = minimal_sensor_sets(robot.model, states);
+      // Why each sensor of the union is needed: the states that lose the base without it.
+      const std::vector<std::vector<std::size_t>> needed =
+          states_needing_each_sensor(robot.model, states, report.union_set);
       const auto span_text = [](const TimeSegment& seg) {
         return "'" + seg.label + "' " + format_fixed(seg.start, 2) + "-" + format_fixed(seg.end, 2) + " s";
       };
@@ -131,6 +134,12 @@ void register_analyze(CLI::App& app, Action& action) {
         }
         j["union"] = report.union_set;
         j["union_exact"] = report.union_exact;
+        j["union_needed_in"] = json::object();
+        for (std::size_t i = 0; i < report.union_set.size(); ++i) {
+          json in = json::array();
+          for (std::size_t s : needed[i]) in.push_back(states[s].label);
+          j["union_needed_in"][report.union_set[i]] = in;
+        }
         std::cout << j.dump(1) << "\n";
         return 0;
       }
@@ -169,6 +178,14 @@ void register_analyze(CLI::App& app, Action& action) {
       }
       std::cout << "  every state " << (sensor_args->data.empty() ? "at once" : "of the motion") << " ("
                 << (report.union_exact ? "smallest" : "minimal, greedy") << "): " << joined(report.union_set) << "\n";
+      for (std::size_t i = 0; i < report.union_set.size(); ++i) {
+        std::cout << "    " << report.union_set[i] << ": needed in ";
+        if (needed[i].empty()) std::cout << "no state";
+        for (std::size_t k = 0; k < needed[i].size(); ++k)
+          std::cout << (k == 0 ? "" : "; ") << states[needed[i][k]].label
+                    << (spans.empty() ? "" : " (first " + span_text(spans[needed[i][k]].front()) + ")");
+        std::cout << (needed[i].empty() ? "\n" : " (rank(S_b V_x) < 6 there without it)\n");
+      }
       return 0;
     };
   });

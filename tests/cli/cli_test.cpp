@@ -288,6 +288,8 @@ TEST(Cli, AnalyzeSensorsOnADataSetChecksTheContactStatesItVisits) {
     EXPECT_TRUE(found) << state["state"];
   }
   EXPECT_EQ(s["union"], json({"l_foot_points", "r_foot_points"}));
+  // Why: each foot's F/T is needed in double support and while that foot alone is down.
+  EXPECT_EQ(s["union_needed_in"]["l_foot_points"], json({"l_foot_points + r_foot_points", "l_foot_points"}));
   const Result text = run("analyze sensors biped16 " + data);
   EXPECT_NE(text.out.find("l_foot_points (" + std::to_string(left_segments) + " segment"), std::string::npos)
       << text.out;
