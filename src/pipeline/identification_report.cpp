@@ -45,6 +45,7 @@ void write_identification_report(const InertialIdentificationResult& r, const st
                      "as the sensor path gives them.");
 
   report.heading("Validation on held-out motion: RMS of the equation residuals");
+  report.paragraph("Held-out motion: " + r.validation_data + ".");
   ReportTable rms;
   rms.caption = "Nominal vs identified model (paper 004 fig. 6)";
   rms.header = {"quantity", "nominal", "identified"};

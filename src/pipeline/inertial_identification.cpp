@@ -544,6 +544,10 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
   r.base_nominal = p.base_nominal;
   r.nominal_total_mass = model.total_mass();
   r.source_description = e.source_description;
+  r.validation_data =
+      p.options.validate.empty()
+          ? "last " + std::to_string(static_cast<int>(100 * p.options.holdout_fraction)) + " % of " + p.options.data
+          : p.options.validate;
   r.samples = e.samples;
   r.parallel_filter = e.parallel_filter;
   r.weighting_scales = e.weighting_scales;

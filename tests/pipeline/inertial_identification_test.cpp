@@ -312,7 +312,8 @@ TEST(InertialIdentificationWalk, IdentifiedFromTheWalkValidatesOnTrunkBending) {
         "(true model %.3g N m)\n",
         tag.c_str(), r.nominal_rms.force, r.identified_rms.force, r.truth_rms->force, r.nominal_rms.moment,
         r.identified_rms.moment, r.truth_rms->moment);
-    EXPECT_GT(r.validation_samples, 5000);  // the held-out set is the trunk bending (6 s at 1 kHz), not the walk
+    EXPECT_GT(r.validation_samples, 5000);       // the held-out set is the trunk bending (6 s at 1 kHz), not the walk
+    EXPECT_EQ(r.validation_data, bend.out_dir);  // named so in summary.json and report.html
     if (noise == NoiseLevel::None) {
       // Every base parameter the walk determines is exact; the rest stay at CAD under the prior and
       // trunk bending barely sees them: at the floor, within 5 % (force) and 10 % (moment).
