@@ -1,12 +1,14 @@
 // dynid analyze base-parameters MODEL [--rows all|base] [--lock JOINT=VALUE ...] [--json]
 //   [--samples N] [--seed N] [--tolerance T]
-// dynid analyze sensors MODEL [--minimal] [--json] [--configurations N] [--seed N]
+// dynid analyze sensors MODEL [DATA] [--minimal] [--json] [--configurations N] [--seed N]
 // Which inertial parameters of a robot its equations can identify, and in which combinations.
 
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "dynid/core/number_format.hpp"
+#include "dynid/data/contact_states.hpp"
 #include "dynid/ident/base_parameters.hpp"
 #include "dynid/ident/minimal_sensor_sets.hpp"
 #include "dynid/model/lock_joints.hpp"
@@ -71,13 +73,16 @@ void register_analyze(CLI::App& app, Action& action) {
   auto* sensors = analyze->add_subcommand(
       "sensors", "Minimal force-sensor sets for whole-body identification, per contact state (paper 004)");
   struct SensorArgs {
-    std::string model;
+    std::string model, data;
     bool minimal = true, json = false;
     int configurations = 3;
     unsigned seed = 1;
   };
   auto sensor_args = std::make_shared<SensorArgs>();
   sensors->add_option("MODEL", sensor_args->model, "URDF file or bundled robot name (with its sidecar)")->required();
+  sensors->add_option("DATA", sensor_args->data,
+                      "A data set: the contact states of its segments (with their time spans) instead of every "
+                      "subset of the contacts");
   sensors->add_flag("--minimal", sensor_args->minimal,
                     "The inclusion-minimal sensor sets of every contact state and one smallest set for all (the "
                     "analysis this command runs)");
@@ -91,19 +96,50 @@ void register_analyze(CLI::App& app, Action& action) {
     action = [sensor_args] {
       const Robot robot = load_robot(sensor_args->model);
       if (!robot.sidecar) throw std::runtime_error(robot.urdf_path + " has no sidecar: its contacts are unknown");
-      const std::vector<ContactState> states =
-          every_contact_state(robot.model, *robot.sidecar, sensor_args->configurations, sensor_args->seed);
+      std::vector<ContactState> states;
+      std::vector<std::vector<TimeSegment>> spans;  // per state, with DATA: the segments in it
+      if (sensor_args->data.empty()) {
+        states = every_contact_state(robot.model, *robot.sidecar, sensor_args->configurations, sensor_args->seed);
+      } else {
+        for (DataContactState& d :
+             data_contact_states(robot.model, *robot.sidecar, read_dataset_info(sensor_args->data),
+                                 sensor_args->configurations, sensor_args->seed)) {
+          states.push_back(std::move(d.state));
+          spans.push_back(std::move(d.segments));
+        }
+      }
       const MinimalSensorReport report = minimal_sensor_sets(robot.model, states);
+      // Why each sensor of the union is needed: the states that lose the base without it.
+      const std::vector<std::vector<std::size_t>> needed =
+          states_needing_each_sensor(robot.model, states, report.union_set);
+      const auto span_text = [](const TimeSegment& seg) {
+        return "'" + seg.label + "' " + format_fixed(seg.start, 2) + "-" + format_fixed(seg.end, 2) + " s";
+      };
       if (sensor_args->json) {
         json j;
         j["model"] = robot.model.name;
         j["configurations"] = sensor_args->configurations;
+        if (!sensor_args->data.empty()) j["data"] = sensor_args->data;
         j["states"] = json::array();
-        for (const ContactStateSensors& s : report.states)
-          j["states"].push_back(
-              {{"state", s.state}, {"contacts", s.contacts}, {"minimal_sets", s.minimal_sets}, {"exact", s.exact}});
+        for (std::size_t i = 0; i < report.states.size(); ++i) {
+          const ContactStateSensors& s = report.states[i];
+          json state = {
+              {"state", s.state}, {"contacts", s.contacts}, {"minimal_sets", s.minimal_sets}, {"exact", s.exact}};
+          if (!spans.empty()) {
+            state["segments"] = json::array();
+            for (const TimeSegment& seg : spans[i])
+              state["segments"].push_back({{"label", seg.label}, {"start", seg.start}, {"end", seg.end}});
+          }
+          j["states"].push_back(state);
+        }
         j["union"] = report.union_set;
         j["union_exact"] = report.union_exact;
+        j["union_needed_in"] = json::object();
+        for (std::size_t i = 0; i < report.union_set.size(); ++i) {
+          json in = json::array();
+          for (std::size_t s : needed[i]) in.push_back(states[s].label);
+          j["union_needed_in"][report.union_set[i]] = in;
+        }
         std::cout << j.dump(1) << "\n";
         return 0;
       }
@@ -112,12 +148,19 @@ void register_analyze(CLI::App& app, Action& action) {
         for (const std::string& n : names) text += (text.empty() ? "" : ", ") + n;
         return text.empty() ? std::string("no sensor") : text;
       };
-      std::cout << "minimal force sensing of " << robot.model.name << " (rank(S_b V_x) = 6 at "
-                << sensor_args->configurations
+      std::cout << "minimal force sensing of " << robot.model.name
+                << (sensor_args->data.empty() ? "" : " in the contact states of " + sensor_args->data)
+                << " (rank(S_b V_x) = 6 at " << sensor_args->configurations
                 << " random configurations per contact state, paper 004 IV-D; a contact's name stands for "
                    "its wrench sensor, a joint's for its torque sensor)\n";
-      for (const ContactStateSensors& s : report.states) {
-        std::cout << "  " << s.state << ": ";
+      for (std::size_t i = 0; i < report.states.size(); ++i) {
+        const ContactStateSensors& s = report.states[i];
+        std::cout << "  " << s.state;
+        if (!spans.empty()) {
+          std::cout << " (" << spans[i].size() << (spans[i].size() == 1 ? " segment" : " segments") << ", first "
+                    << span_text(spans[i].front()) << ")";
+        }
+        std::cout << ": ";
         if (s.contacts.empty()) {
           std::cout << "no sensor (no external force: Y_b pi = 0 fixes the parameters only up to a common scale)\n";
           continue;
@@ -129,12 +172,20 @@ void register_analyze(CLI::App& app, Action& action) {
         std::cout << s.minimal_sets.size() << (s.exact ? " minimal sets (exhaustive)" : " minimal set (greedy)")
                   << "\n";
         const std::size_t shown = std::min<std::size_t>(s.minimal_sets.size(), 12);
-        for (std::size_t i = 0; i < shown; ++i) std::cout << "    " << joined(s.minimal_sets[i]) << "\n";
+        for (std::size_t k = 0; k < shown; ++k) std::cout << "    " << joined(s.minimal_sets[k]) << "\n";
         if (shown < s.minimal_sets.size())
           std::cout << "    ... and " << s.minimal_sets.size() - shown << " more (--json lists every set)\n";
       }
-      std::cout << "  every state at once (" << (report.union_exact ? "smallest" : "minimal, greedy")
-                << "): " << joined(report.union_set) << "\n";
+      std::cout << "  every state " << (sensor_args->data.empty() ? "at once" : "of the motion") << " ("
+                << (report.union_exact ? "smallest" : "minimal, greedy") << "): " << joined(report.union_set) << "\n";
+      for (std::size_t i = 0; i < report.union_set.size(); ++i) {
+        std::cout << "    " << report.union_set[i] << ": needed in ";
+        if (needed[i].empty()) std::cout << "no state";
+        for (std::size_t k = 0; k < needed[i].size(); ++k)
+          std::cout << (k == 0 ? "" : "; ") << states[needed[i][k]].label
+                    << (spans.empty() ? "" : " (first " + span_text(spans[needed[i][k]].front()) + ")");
+        std::cout << (needed[i].empty() ? "\n" : " (rank(S_b V_x) < 6 there without it)\n");
+      }
       return 0;
     };
   });

@@ -1,7 +1,8 @@
 // `dynid demo`: dynid's main job end to end on the bundled robots, with nothing but the tool.
 //   1. inertial: simulate the kid-size humanoid walking 10 steps (upper body held, realistic
 //      sensors) -> identify every leg link's inertial parameters from the foot F/T sensors alone
-//      (`--sensors contact`, papers 003/004) -> nominal vs identified vs true.
+//      (`--sensors contact`, papers 003/004) -> nominal vs identified vs true, held out on the
+//      same robot bending its trunk (paper 003's validation motion).
 //   2. static: simulate the adult humanoid in paper 000's 172 static poses and its squat ->
 //      identify masses and COMs from markers and force plates -> GCOM and residual-wrench errors.
 //   3. actuator: learn the servo_bench hip servo's command by ILC, fit its motor and friction model
@@ -58,7 +59,7 @@ void inertial_stage(const DemoArgs& args) {
   const std::string band = r.parallel_filter ? ", below " + format_fixed(r.parallel_filter->cutoff_hz, 0) + " Hz" : "";
   std::cout << "  base force RMS [N]    " << std::setw(9) << format_fixed(r.nominal_rms.force, 3) << std::setw(13)
             << format_fixed(r.identified_rms.force, 3) << std::setw(7) << truth(&ValidationRms::force)
-            << "   (held-out motion" << band << ")\n";
+            << "   (held out: trunk bending" << band << ")\n";
   std::cout << "  base moment RMS [N m] " << std::setw(9) << format_fixed(r.nominal_rms.moment, 3) << std::setw(13)
             << format_fixed(r.identified_rms.moment, 3) << std::setw(7) << truth(&ValidationRms::moment) << "\n";
   std::cout << "  physically consistent: " << (r.physically_consistent ? "yes, every link" : "no") << "\n";

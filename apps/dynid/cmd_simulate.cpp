@@ -39,12 +39,14 @@ void register_simulate(CLI::App& app, Action& action) {
   cmd->add_option("--poses", args->poses, "Number of static poses (static-poses)")->check(CLI::Range(7, 10000));
   cmd->add_option("--steps", args->steps, "Walking steps, the closing step included (walk)")->default_val(10);
   cmd->add_option("--speed", args->speed, "Mean walking speed [m/s] (walk)")->default_val(0.2);
-  cmd->add_flag("--lock-upper-body", args->lock_upper_body,
-                "Weld every joint off the legs at its neutral value (rigid), no arm swing (walk)");
+  cmd->add_flag(
+      "--lock-upper-body", args->lock_upper_body,
+      "Weld every joint off the legs at its neutral value (rigid), no arm swing (walk, excite --motion trunk-bend)");
   cmd->add_option("--bus-rate", args->bus_rate,
                   "Main-controller (field-bus) rate [Hz]: references sent, sensors read (walk, squat)")
       ->default_val(125.0);
-  cmd->add_option("--motion", args->motion, "paper004 | evaluation | fourier | TRAJ file of dynid excite (excite)");
+  cmd->add_option("--motion", args->motion,
+                  "paper004 | evaluation | trunk-bend | fourier | TRAJ file of dynid excite (excite)");
   cmd->add_option("--duration", args->duration, "Length of the recorded motion [s] (excite; default per motion)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--servo-control", args->servo_control,

@@ -246,4 +246,20 @@ bool sensors_identify_base(const Model& model, const ContactState& state, const 
   return valid(model, state, jacobians(model, state), candidates, mask, rank_tolerance);
 }
 
+std::vector<std::vector<std::size_t>> states_needing_each_sensor(const Model& model,
+                                                                 const std::vector<ContactState>& states,
+                                                                 const std::vector<std::string>& sensors,
+                                                                 double rank_tolerance) {
+  std::vector<std::vector<std::size_t>> needed(sensors.size());
+  for (std::size_t s = 0; s < states.size(); ++s) {
+    if (!sensors_identify_base(model, states[s], sensors, rank_tolerance)) continue;
+    for (std::size_t i = 0; i < sensors.size(); ++i) {
+      std::vector<std::string> fewer = sensors;
+      fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(i));
+      if (!sensors_identify_base(model, states[s], fewer, rank_tolerance)) needed[i].push_back(s);
+    }
+  }
+  return needed;
+}
+
 }  // namespace dynid

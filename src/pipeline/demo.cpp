@@ -19,7 +19,9 @@ std::function<void(double, const std::string&)> progress(const DemoOptions& o) {
 
 /// Simulates one scenario; a fall is an error (the demo's data would mean nothing).
 ScenarioSummary simulate(const Robot& robot, ScenarioOptions scenario, const DemoOptions& o) {
-  announce(o, "simulate " + robot.model.name + " --scenario " + scenario.scenario + " -> " + scenario.out_dir);
+  announce(o, "simulate " + robot.model.name + " --scenario " + scenario.scenario +
+                  (scenario.scenario == "excite" ? " --motion " + scenario.motion : "") +
+                  (scenario.lock_upper_body ? " --lock-upper-body" : "") + " -> " + scenario.out_dir);
   scenario.progress = progress(o);
   const ScenarioSummary s = run_scenario(robot, scenario);
   if (s.fell)
@@ -38,6 +40,13 @@ InertialDemo run_inertial_demo(const DemoOptions& o) {
   walk.seed = o.seed;
   walk.lock_upper_body = true;
   demo.walk = simulate(kid, walk, o);
+  // Paper 003's validation motion: the same true robot (seed) bending its trunk on both feet, the
+  // upper body welded as in the walk.
+  ScenarioOptions bend = walk;
+  bend.scenario = "excite";
+  bend.motion = "trunk-bend";
+  bend.out_dir = o.out_dir + "/kid_trunk_bend";
+  simulate(kid, bend, o);
 
   InertialIdentificationOptions options;
   options.model = "kid_humanoid";
@@ -53,10 +62,12 @@ InertialDemo run_inertial_demo(const DemoOptions& o) {
   // the 10 Hz signal filter alone on six seeds of this walk).
   options.sensor_options.cutoff_hz = 20.0;
   options.parallel_filter.cutoff_hz = 3.0;
+  options.validate = bend.out_dir;
   options.truth_urdf = walk.out_dir + "/truth.urdf";
   options.out_dir = o.out_dir + "/kid_inertial";
   announce(o, "identify inertial kid_humanoid " + options.data +
-                  " --sensors contact --consistent --cutoff 20 --parallel-filter 3 -> " + options.out_dir);
+                  " --sensors contact --consistent --cutoff 20 --parallel-filter 3 --validate " + options.validate +
+                  " -> " + options.out_dir);
   options.progress = progress(o);
   demo.identification = run_inertial_identification(options);
   demo.report = std::filesystem::absolute(options.out_dir + "/report.html").string();

@@ -57,6 +57,7 @@ void write_identification_report(const InertialIdentificationResult& r, const st
                      "as the sensor path gives them.");
 
   report.heading("Validation on held-out motion: RMS of the equation residuals");
+  report.paragraph("Held-out motion: " + r.validation_data + ".");
   ReportTable rms;
   rms.caption = "Nominal vs identified model (paper 004 fig. 6)";
   rms.header = {"quantity", "nominal", "identified"};
@@ -176,7 +177,8 @@ void write_identification_report(const InertialIdentificationResult& r, const st
     report.heading("Parameters against the true model (simulation)");
     report.paragraph(
         "Per class of base parameter, the median error of the identified model divided by the CAD model's: below 1 "
-        "the identified model is closer to the truth than the CAD model it started from.");
+        "the identified model is closer to the truth than the CAD model it started from. 'determined only': the same "
+        "over the base parameters this motion determines (determination >= 0.75).");
     BarPlot ratio = single_series("median |identified - truth| / median |nominal - truth|",
                                   "ratio (1 = as good as CAD)", "identified / CAD");
     for (const auto& [label, value] : r.parameter_error_vs_nominal) {
@@ -185,7 +187,7 @@ void write_identification_report(const InertialIdentificationResult& r, const st
     }
     // Beside it, the same over the base parameters the motion determines: where the data speak.
     if (r.parameter_error_vs_nominal_determined.size() == r.parameter_error_vs_nominal.size()) {
-      ratio.groups = {"all base parameters", "determined by this motion"};
+      ratio.groups = {"all base parameters", "determined only"};
       ratio.values.emplace_back();
       for (const auto& entry : r.parameter_error_vs_nominal_determined) ratio.values[1].push_back(entry.second);
     }

@@ -14,6 +14,7 @@
 
 #include "dynid/core/atomic_file.hpp"
 #include "dynid/core/number_format.hpp"
+#include "dynid/data/contact_states.hpp"
 #include "dynid/data/mocap_source.hpp"
 #include "dynid/data/parallel_filter.hpp"
 #include "dynid/data/truth_source.hpp"
@@ -64,45 +65,11 @@ double source_sample_rate(const InertialIdentificationOptions& o, const DatasetI
   throw std::invalid_argument("--parallel-filter works on --source sensors or truth, not " + o.source);
 }
 
-/// The contact states a data set's segments name, each with the first segment it occurs in:
-/// `support` both (or unstated: every contact), or left / right (that sole alone in the middle of
-/// the segment, every contact at its ends, as IdentificationRows::set_support reads it). Three
-/// random configurations each (ident/minimal_sensor_sets.hpp); every contact when there are no
-/// segments.
-std::vector<std::pair<ContactState, TimeSegment>> data_contact_states(const Model& model, const RobotSidecar& sidecar,
-                                                                      const DatasetInfo& data) {
-  std::vector<std::pair<ContactState, TimeSegment>> states;
-  const std::vector<ContactState> every = every_contact_state(model, sidecar, 3, 1);
-  const auto add = [&](std::vector<int> contacts, const TimeSegment& segment) {
-    std::sort(contacts.begin(), contacts.end());
-    for (const ContactState& s : every) {
-      std::vector<int> c = s.contacts;
-      std::sort(c.begin(), c.end());
-      if (c == contacts &&
-          std::none_of(states.begin(), states.end(), [&](const auto& t) { return t.first.label == s.label; }))
-        states.emplace_back(s, segment);
-    }
-  };
-  std::vector<int> all;
-  for (const ContactSurface& c : sidecar.contacts) all.push_back(model.frame_index(c.name));
-  for (const TimeSegment& seg : data.segments) {
-    if (seg.support == "left" || seg.support == "right") {
-      const auto [left, right] = left_right_soles(model, sidecar);
-      const int down = seg.support == "left" ? left : right;
-      add({model.frame_index(sidecar.contacts[static_cast<std::size_t>(down)].name)}, seg);
-    }
-    add(all, seg);
-  }
-  if (states.empty()) add(all, TimeSegment{"the whole recording", "", 0.0, 0.0, ""});
-  return states;
-}
-
 /// `--sensors minimal`: the smallest sensor set that identifies the base in every contact state of
 /// the data set (data_contact_states).
 SensorSet minimal_sensor_set(const Model& model, const RobotSidecar& sidecar, const DatasetInfo& data) {
   std::vector<ContactState> states;
-  for (const auto& state_and_segment : data_contact_states(model, sidecar, data))
-    states.push_back(state_and_segment.first);
+  for (const DataContactState& d : data_contact_states(model, sidecar, data)) states.push_back(d.state);
   const MinimalSensorReport report = minimal_sensor_sets(model, states);
   if (report.union_set.empty())
     throw std::runtime_error("--sensors minimal: no sensor set identifies " + model.name +
@@ -121,13 +88,15 @@ void check_sensor_set_against_contact_states(const Model& model, const RobotSide
   std::vector<std::string> names;
   for (int f : set.contact_frames) names.push_back(model.frames[static_cast<std::size_t>(f)].name);
   for (int b : set.torque_joints) names.push_back(model.bodies[static_cast<std::size_t>(b)].joint_name);
-  for (const auto& [state, segment] : data_contact_states(model, sidecar, data))
+  for (const auto& [state, segments] : data_contact_states(model, sidecar, data)) {
+    const TimeSegment& segment = segments.front();
     if (!sensors_identify_base(model, state, names))
       throw std::runtime_error("sensor set '" + set.label + "' cannot identify the base (rank(S_b V_x) < 6) while " +
                                state.label + " carr" + (state.contacts.size() == 1 ? "ies" : "y") +
                                " the robot, first in '" + segment.label + "' (t = " + format_fixed(segment.start, 2) +
                                "-" + format_fixed(segment.end, 2) +
                                " s); `dynid analyze sensors` lists the sets that can");
+  }
 }
 
 /// Time range of the stream the source reads (for the held-out split).
@@ -590,6 +559,10 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
   r.base_nominal = p.base_nominal;
   r.nominal_total_mass = model.total_mass();
   r.source_description = e.source_description;
+  r.validation_data =
+      p.options.validate.empty()
+          ? "last " + std::to_string(static_cast<int>(100 * p.options.holdout_fraction)) + " % of " + p.options.data
+          : p.options.validate;
   r.samples = e.samples;
   r.parallel_filter = e.parallel_filter;
   r.weighting_scales = e.weighting_scales;

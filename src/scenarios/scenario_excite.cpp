@@ -20,7 +20,8 @@ struct Target {
   Eigen::Vector2d com = Eigen::Vector2d::Zero();                      ///< COM horizontal target, world [m]
   double lift_left = 0.0, lift_right = 0.0;                           ///< sole raised by [m]
   Vector3 turn_left = Vector3::Zero(), turn_right = Vector3::Zero();  ///< sole rotation vector, world [rad]
-  std::vector<std::pair<int, double>> held_joints;                    ///< (body, value) set directly, not by IK
+  Vector3 trunk = Vector3::Zero();                  ///< base roll, pitch, yaw [rad] (world x, y, z; applied z·y·x)
+  std::vector<std::pair<int, double>> held_joints;  ///< (body, value) set directly, not by IK
 };
 
 /// Smooth 0 -> 1 over [0, 1] with zero velocity and acceleration at both ends.
@@ -107,6 +108,9 @@ IkProblem ik_problem(const Stance& st, const Target& target) {
   p.com_target_enabled = true;
   p.com_world = Vector3(target.com.x(), target.com.y(), st.com.z() - target.depth);
   p.com_axes_weight = Vector3(10.0, 10.0, 10.0);
+  p.base_orientation_world = Matrix3(Eigen::AngleAxisd(target.trunk.z(), Vector3::UnitZ()) *
+                                     Eigen::AngleAxisd(target.trunk.y(), Vector3::UnitY()) *
+                                     Eigen::AngleAxisd(target.trunk.x(), Vector3::UnitX()));
   return p;
 }
 
@@ -269,6 +273,80 @@ Motion evaluation_motion(const Model& model, const RobotSidecar& sidecar, const 
   return m;
 }
 
+/// Paper 003's validation motion, trunk bending: both feet planted and the COM kept over the middle
+/// of the feet while the trunk (the base, and the waist joints of a robot that has them) bends
+/// forward, then sideways, then twists, then does all three at once (each a quarter of the
+/// duration, whole cycles of about 0.5 Hz, faded in and out over a second so every part starts and
+/// ends at rest), crouched by 6 % of the COM height. Bending forward moves the hips back (the IK
+/// keeps the COM centred). The arms swing as in the other motions unless `lock_upper_body`, which
+/// welds every joint off the legs at its neutral value (the walk's `--lock-upper-body`), so a model
+/// identified with the upper body locked can be validated on it.
+Motion trunk_bend_motion(const Model& model, const RobotSidecar& sidecar, const Stance& st, double duration,
+                         bool lock_upper_body) {
+  Motion m;
+  m.duration = duration;
+  const double part = duration / 4.0;
+  const char* labels[] = {"trunk bends forward", "trunk bends sideways", "trunk twists", "trunk bends and twists"};
+  for (int k = 0; k < 4; ++k) m.parts.push_back({labels[k], "trunk-bend", k * part, (k + 1) * part, 0.0, 0.0, "both"});
+  const double f = std::max(1.0, std::round(0.5 * part)) / part;  // whole cycles per part [Hz]
+  const double fade = std::min(1.0, 0.25 * part);                 // [s]
+  // Amplitudes [rad]: within reach of the kid humanoid's hips (yaw ±0.5, roll -0.4..0.7 rad) with
+  // both soles flat (the plan's IK check), and small enough that both feet keep a good share of the
+  // weight (tests/scenarios/excite_test.cpp).
+  constexpr double kForward = 0.3, kSideways = 0.1, kTwist = 0.2;
+  constexpr double kCrouch = 0.06;             ///< COM lowered by this fraction of its height
+  std::vector<std::pair<int, Vector3>> waist;  // (body, its share of roll, pitch, yaw)
+  const VectorX neutral = model.neutral_configuration();
+  for (std::size_t i = 1; i < model.bodies.size(); ++i) {
+    const Body& b = model.bodies[i];
+    if (b.joint_type == JointType::FreeFlyer || is_leg_joint(model, sidecar, static_cast<int>(i))) continue;
+    if (lock_upper_body) {
+      m.welds.push_back({static_cast<int>(i), neutral[b.idx_q]});
+      continue;
+    }
+    if (b.joint_name.find("torso") == std::string::npos && b.joint_name.find("waist") == std::string::npos) continue;
+    // A waist joint adds half the base's bend about its own axis (named roll, pitch or yaw).
+    const Vector3 share(b.joint_name.find("roll") != std::string::npos ? 0.5 : 0.0,
+                        b.joint_name.find("pitch") != std::string::npos ? 0.5 : 0.0,
+                        b.joint_name.find("yaw") != std::string::npos ? 0.5 : 0.0);
+    waist.push_back({static_cast<int>(i), share});
+  }
+  m.at = [=, &model, &sidecar, welds = m.welds](double time, Target& target) {
+    target = Target{};
+    target.com = 0.5 * (st.left_sole + st.right_sole).head<2>();
+    // A crouch, faded in once: with straight knees the legs cannot move the hips back far enough
+    // to keep the COM over the feet while the trunk leans forward.
+    target.depth = kCrouch * st.leg * min_jerk(time / fade);
+    const int k = std::clamp(static_cast<int>(time / part), 0, 3);
+    const double t = time - k * part;
+    const double envelope = min_jerk(t / fade) * min_jerk((part - t) / fade);
+    const double w = 2.0 * M_PI * f;
+    const double bend = 0.5 * (1.0 - std::cos(w * t)), side = std::sin(w * t), twist = std::sin(w * t);
+    if (k == 0) target.trunk.y() = kForward * envelope * bend;
+    if (k == 1) target.trunk.x() = kSideways * envelope * side;
+    if (k == 2) target.trunk.z() = kTwist * envelope * twist;
+    if (k == 3)  // all three, each at its own frequency
+      target.trunk = envelope * Vector3(kSideways * std::sin(1.25 * w * t),
+                                        kForward * 0.5 * (1.0 - std::cos(0.75 * w * t)), kTwist * std::sin(w * t));
+    for (const MjcfWeld& weld : welds) target.held_joints.push_back({weld.body, weld.position});
+    if (welds.empty()) {
+      Target arms;
+      upper_body(model, sidecar, st, time, 1.0, arms);
+      for (const auto& [body, value] : arms.held_joints) {
+        const Body& b = model.bodies[static_cast<std::size_t>(body)];
+        double v = value;
+        for (const auto& [waist_body, share] : waist)
+          if (waist_body == body) {
+            const double lo = b.limits.lower, hi = b.limits.upper;
+            v = std::clamp(st.q[b.idx_q] + share.dot(target.trunk), lo + 0.05 * (hi - lo), hi - 0.05 * (hi - lo));
+          }
+        target.held_joints.push_back({body, v});
+      }
+    }
+  };
+  return m;
+}
+
 /// A Fourier trajectory on a standing robot: its non-leg joints follow it (faded in from the
 /// stance over the first second), the legs and base come from IK with the feet planted and the
 /// COM over the middle of the feet.
@@ -373,13 +451,19 @@ void check_excite_motion(const Robot& robot, const ScenarioOptions& options) {
   if (!(options.duration_s >= 0.0) || !std::isfinite(options.duration_s))
     throw std::invalid_argument("duration must be a positive number of seconds");
   const std::string& name = options.motion;
+  if (options.lock_upper_body && name != "trunk-bend")
+    throw std::invalid_argument("--lock-upper-body applies to the excite scenario's trunk-bend motion only");
+  if (name == "trunk-bend" && options.duration_s > 0.0 && options.duration_s < 4.0)
+    throw std::invalid_argument(
+        "trunk-bend needs a duration of at least 4 s (four parts of at least one cycle, "
+        "at most 1 Hz)");
   if (name == "paper004" || name == "paper004-squats" || name == "paper004-sway" || name == "evaluation" ||
-      name == "fourier")
+      name == "fourier" || name == "trunk-bend")
     return;
   if (!std::filesystem::exists(name))
     throw std::invalid_argument(
         "motion '" + name +
-        "' is neither paper004, paper004-squats, paper004-sway, evaluation, fourier nor an existing " +
+        "' is neither paper004, paper004-squats, paper004-sway, evaluation, trunk-bend, fourier nor an existing " +
         "trajectory file");
   Stance st;
   st.q = robot.model.neutral_configuration();
@@ -412,6 +496,8 @@ void run_excite(Run& run) {
                              name == "paper004-sway");
   } else if (name == "evaluation") {
     motion = evaluation_motion(nominal, sidecar, st, requested > 0.0 ? requested : 6.0);
+  } else if (name == "trunk-bend") {
+    motion = trunk_bend_motion(nominal, sidecar, st, requested > 0.0 ? requested : 16.0, run.options.lock_upper_body);
   } else if (name == "fourier") {
     // A seeded Fourier excitation of the arms, torso and head: `dynid excite`'s first random
     // feasible start, not optimized.

@@ -247,6 +247,58 @@ TEST(Cli, AnalyzeSensorsListsEveryContactState) {
   expect_one_line_error(run("analyze sensors servo_bench"), "fixed base");
 }
 
+TEST(Cli, AnalyzeSensorsOnADataSetChecksTheContactStatesItVisits) {
+  // Paper 004's sway on biped16 (6 s: double support, the right foot lifted, then the left): the
+  // states are those of dataset.json's segments, each with its segments, and the sets of each state
+  // are the same as in the model-wide analysis (the data set only chooses the states).
+  const std::string data =
+      (std::filesystem::temp_directory_path() / ("dynid_cli_sensors_" + std::to_string(::getpid()))).string();
+  ASSERT_EQ(
+      run("simulate biped16 --scenario excite --motion paper004-sway --duration 6 --noise none --quiet --out " + data)
+          .code,
+      0);
+  std::ifstream dataset_file(data + "/dataset.json");
+  const json dataset = json::parse(dataset_file);
+  const Result r = run("analyze sensors biped16 " + data + " --minimal --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json s = json::parse(r.out);
+  const json every = json::parse(run("analyze sensors biped16 --json").out);
+  ASSERT_EQ(s["states"].size(), 3u);  // no flight in the data
+  std::size_t left_segments = 0, right_segments = 0;
+  for (const json& seg : dataset["segments"]) {
+    left_segments += seg["support"] == "left";
+    right_segments += seg["support"] == "right";
+  }
+  ASSERT_GT(left_segments, 0u);
+  ASSERT_GT(right_segments, 0u);
+  for (const json& state : s["states"]) {
+    const auto& contacts = state["contacts"];
+    // A single-support segment is also in the double-support state (every contact at its ends).
+    const std::size_t expected = contacts.size() == 2             ? dataset["segments"].size()
+                                 : contacts[0] == "l_foot_points" ? left_segments
+                                                                  : right_segments;
+    EXPECT_EQ(state["segments"].size(), expected) << state["state"];
+    for (const json& seg : state["segments"]) EXPECT_LT(seg["start"].get<double>(), seg["end"].get<double>());
+    bool found = false;
+    for (const json& model_state : every["states"])
+      if (model_state["state"] == state["state"]) {
+        found = true;
+        EXPECT_EQ(model_state["minimal_sets"], state["minimal_sets"]) << state["state"];
+      }
+    EXPECT_TRUE(found) << state["state"];
+  }
+  EXPECT_EQ(s["union"], json({"l_foot_points", "r_foot_points"}));
+  // Why: each foot's F/T is needed in double support and while that foot alone is down.
+  EXPECT_EQ(s["union_needed_in"]["l_foot_points"], json({"l_foot_points + r_foot_points", "l_foot_points"}));
+  const Result text = run("analyze sensors biped16 " + data);
+  EXPECT_NE(text.out.find("l_foot_points (" + std::to_string(left_segments) + " segment"), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("every state of the motion (smallest): l_foot_points, r_foot_points"), std::string::npos)
+      << text.out;
+  expect_one_line_error(run("analyze sensors biped16 /nonexistent/data"), "/nonexistent/data");
+  std::filesystem::remove_all(data);
+}
+
 TEST(Cli, SimulateWalkRejectsBadOptionsBeforeRunning) {
   const std::string out =
       (std::filesystem::temp_directory_path() / ("dynid_cli_walk_" + std::to_string(::getpid()))).string();

@@ -56,6 +56,38 @@ TEST(MinimalSensorSets, Biped16SetsAreValidAndMinimalByTheProjection) {
   EXPECT_TRUE(report.union_exact);
 }
 
+TEST(MinimalSensorSets, EachSensorIsNeededWhereTheProjectionLosesTheBaseWithoutIt) {
+  // Why a sensor is in a set: the states where the set keeps rank(S_b V_x) = 6 and the set without
+  // it does not, checked with the identification's projection. A redundant sensor (the left knee
+  // next to the left foot's F/T) is needed nowhere.
+  const Robot robot = test::bundled_robot("biped16");
+  const std::vector<ContactState> states = every_contact_state(robot.model, *robot.sidecar, 3, 5);
+  const std::vector<std::vector<std::string>> sets = {
+      {"l_foot_points", "r_foot_points", "l_knee"},
+      {"r_foot_points", "l_hip_flexion", "l_hip_adduction", "l_hip_rotation", "l_knee", "l_ankle_rotation",
+       "l_ankle_flexion"}};
+  for (const std::vector<std::string>& set : sets) {
+    const std::vector<std::vector<std::size_t>> needed = states_needing_each_sensor(robot.model, states, set);
+    ASSERT_EQ(needed.size(), set.size());
+    for (std::size_t i = 0; i < set.size(); ++i) {
+      std::vector<std::string> fewer = set;
+      fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(i));
+      for (std::size_t s = 0; s < states.size(); ++s) {
+        const bool expected =
+            projection_keeps_base(robot, states[s], set) && !projection_keeps_base(robot, states[s], fewer);
+        const bool listed = std::find(needed[i].begin(), needed[i].end(), s) != needed[i].end();
+        EXPECT_EQ(listed, expected) << set[i] << " in " << states[s].label;
+      }
+    }
+  }
+  const std::vector<std::vector<std::size_t>> first = states_needing_each_sensor(robot.model, states, sets[0]);
+  EXPECT_TRUE(first[2].empty());   // the knee
+  EXPECT_EQ(first[0].size(), 2u);  // the left foot's F/T: left foot alone, both feet
+  // The second set's six left joint torques also identify the left foot alone: its knee is needed
+  // there and in double support.
+  EXPECT_EQ(states_needing_each_sensor(robot.model, states, sets[1])[4].size(), 2u);
+}
+
 TEST(MinimalSensorSets, GreedySearchFindsOneOfTheExhaustiveSets) {
   for (const char* name : {"biped16", "kid_humanoid"}) {
     const Robot robot = test::bundled_robot(name);

@@ -66,4 +66,12 @@ MinimalSensorReport minimal_sensor_sets(const Model& model, const std::vector<Co
 bool sensors_identify_base(const Model& model, const ContactState& state, const std::vector<std::string>& sensors,
                            double rank_tolerance = 1e-9);
 
+/// Why each sensor of `sensors` is needed: for sensor i, the indices of the states in which
+/// `sensors` keeps rank(S_b V_x) = 6 but loses it without sensor i. Empty for a sensor the set
+/// could drop (none, for a set minimal_sensor_sets returns: it is inclusion-minimal).
+std::vector<std::vector<std::size_t>> states_needing_each_sensor(const Model& model,
+                                                                 const std::vector<ContactState>& states,
+                                                                 const std::vector<std::string>& sensors,
+                                                                 double rank_tolerance = 1e-9);
+
 }  // namespace dynid

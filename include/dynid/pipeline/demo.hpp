@@ -2,7 +2,8 @@
 // `dynid demo`: dynid's main job end to end on the bundled robots, as library calls.
 //   1. inertial: simulate the kid-size humanoid walking 10 steps (upper body held, realistic
 //      sensors) -> identify every leg link's inertial parameters from the foot F/T sensors alone
-//      (`--sensors contact`, papers 003/004), physically consistent.
+//      (`--sensors contact`, papers 003/004), physically consistent, validated on the same robot
+//      bending its trunk (paper 003's validation motion).
 //   2. static: simulate the adult humanoid in paper 000's 172 static poses and its squat ->
 //      identify masses and COMs from markers and force plates, validated on the squat.
 //   3. actuator: learn the servo_bench hip servo's command by ILC and fit its motor and friction
@@ -45,7 +46,7 @@ struct ActuatorDemo {
   std::string report;  ///< path of report.html
 };
 
-/// Stage 1 into OUT/kid_walk and OUT/kid_inertial. Throws if the simulated robot falls.
+/// Stage 1 into OUT/kid_walk, OUT/kid_trunk_bend and OUT/kid_inertial. Throws if the simulated robot falls.
 InertialDemo run_inertial_demo(const DemoOptions& options);
 
 /// Stage 2 into OUT/adult_static_poses, OUT/adult_squat and OUT/adult_static.

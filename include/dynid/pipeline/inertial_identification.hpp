@@ -129,7 +129,8 @@ struct InertialIdentificationResult {
   BaseParameters base;
   std::string source_description;
   std::string sensors;
-  long samples = 0;  ///< training samples
+  std::string validation_data;  ///< the held-out motion: the `--validate` data set or "last 30 % of DATA"
+  long samples = 0;             ///< training samples
   long validation_samples = 0;
   VectorX base_values, base_std, base_nominal;  ///< identified, standard deviation, nominal model's
   std::optional<VectorX> base_truth;

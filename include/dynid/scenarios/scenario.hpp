@@ -22,11 +22,11 @@ struct ScenarioOptions {
   int static_pose_count = 172;   ///< paper 000
   int walk_steps = 10;           ///< walk: steps, the closing step included
   double walk_speed_mps = 0.2;   ///< walk: mean forward speed [m/s]
-  bool lock_upper_body = false;  ///< walk: joints off the legs welded at their neutral value (no arm swing)
+  bool lock_upper_body = false;  ///< walk, excite trunk-bend: joints off the legs welded (no arm swing)
   /// Main-controller (field-bus) rate [Hz]: references sent and sensors read this often, held in
   /// between; the servos' PD loops run at the physics rate (1 kHz). Must divide 1000 Hz.
   double bus_rate_hz = 125.0;
-  std::string motion = "paper004";  ///< excite: paper004 | evaluation | fourier | a dynid-excitation file
+  std::string motion = "paper004";  ///< excite: paper004 | evaluation | trunk-bend | fourier | a dynid-excitation file
   double duration_s = 0.0;          ///< excite: length of the recorded motion [s]; 0 = the motion's default
   /// walk: the leg joints driven by paper 002's servo model under this controller, "high-gain",
   /// "low-gain" or "feed-forward" (docs/actuators.md); empty: the stiff PD servos.
