@@ -23,7 +23,9 @@
 #include "dynid/ident/physical_consistency.hpp"
 #include "dynid/ident/sensor_projection.hpp"
 #include "dynid/ident/streaming_least_squares.hpp"
+#include "dynid/model/random_state.hpp"
 #include "dynid/model/robot.hpp"
+#include "dynid/model/sidecar_reader.hpp"
 #include "dynid/model/topology.hpp"
 #include "dynid/model/urdf_writer.hpp"
 #include "dynid/pipeline/identification_report.hpp"
@@ -203,6 +205,19 @@ std::string base_parameters_text(const InertialIdentificationResult& r) {
       s << "      " << std::left << std::setw(26) << t.joint << std::right << std::setw(14) << std::setprecision(6)
         << t.value << " +- " << std::setprecision(3) << t.std << "\n";
   }
+  if (!r.friction.empty()) {
+    s << "Joint friction and drive terms, standard deviation (docs/identification.md, \"Joint friction and "
+         "armature\")\n";
+    for (const JointFrictionTerm& f : r.friction) {
+      s << "      " << std::left << std::setw(26) << f.joint << std::setw(10) << f.term << std::right;
+      if (f.grouped_with.empty())
+        s << std::setw(14) << std::setprecision(6) << f.value << " +- " << std::setprecision(3) << f.std;
+      else
+        s << "  grouped with " << f.grouped_with;
+      if (f.truth) s << "  truth " << std::setprecision(6) << *f.truth;
+      s << "\n";
+    }
+  }
   return s.str();
 }
 
@@ -275,6 +290,72 @@ namespace {
 
 void report_progress(const InertialIdentificationOptions& o, double fraction, const std::string& what) {
   if (o.progress) o.progress(fraction, what);
+}
+
+}  // namespace
+
+namespace {
+
+/// The joint friction and drive unknowns of `--friction` / `--armature`, after the torque offsets:
+/// one per joint with a torque sensor in the set and term, except the terms whose column the base
+/// parameters already have (found at random states: an armature grouped with a link inertia), which
+/// go to grouped_friction. Appends their names ("friction.TERM.JOINT") to unknown_names.
+void add_friction_unknowns(InertialProblem& p) {
+  const InertialIdentificationOptions& o = p.options;
+  p.friction_terms = parse_joint_friction_terms(o.friction, o.armature, o.coulomb_smoothing_velocity);
+  if (!p.friction_terms.any()) return;
+  if (p.set.torque_joints.empty())
+    throw std::invalid_argument("--friction / --armature: sensor set '" + o.sensors +
+                                "' uses no joint torque sensor (friction shows in measured joint torques)");
+  if (p.friction_terms.offset && o.torque_offsets)
+    throw std::invalid_argument("--friction offset and --torque-offsets are the same unknown: use one");
+  if (p.fixed_part) throw std::invalid_argument("--friction / --armature with --fix-mass-com: not yet");
+  std::vector<InertialProblem::FrictionUnknown> candidates;
+  for (std::size_t k = 0; k < p.set.torque_joints.size(); ++k) {
+    const Body& b = p.model.bodies[static_cast<std::size_t>(p.set.torque_joints[k])];
+    for (const std::string& term : p.friction_terms.names())
+      candidates.push_back({b.joint_name, term, b.idx_v, static_cast<int>(k)});
+  }
+  // The equations at random states (unit-scale velocities and accelerations), base and friction
+  // columns side by side.
+  IdentificationRows rows(p.model, p.sidecar(), p.base, p.set, ForceNoise{});
+  std::mt19937 rng(20260514);
+  MatrixX base_rows, friction_rows;
+  const int states = 30;
+  for (int i = 0; i < states; ++i) {
+    const StateSample state = random_state(p.model, rng);
+    MotionSample s;
+    s.q = state.q;
+    s.v = state.v;
+    s.a = state.a;
+    s.joint_torques = VectorX::Zero(p.model.nv);
+    s.contact_wrenches.assign(p.sidecar().contacts.size(), Force::Zero());
+    rows.build(s);
+    const Eigen::Index m = rows.rows().rows(), r0 = base_rows.rows();
+    base_rows.conservativeResize(r0 + m, p.base.num_base());
+    friction_rows.conservativeResize(r0 + m, static_cast<Eigen::Index>(candidates.size()));
+    base_rows.bottomRows(m) = rows.rows();
+    for (std::size_t c = 0; c < candidates.size(); ++c)
+      friction_rows.block(r0, static_cast<Eigen::Index>(c), m, 1) =
+          rows.torque_offset_columns().col(candidates[c].sensor) *
+          joint_friction_regressor(candidates[c].term, s.v[candidates[c].velocity_index],
+                                   s.a[candidates[c].velocity_index], p.friction_terms.coulomb_smoothing_velocity);
+  }
+  const FrictionGrouping grouping = group_friction_columns(base_rows, friction_rows);
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    if (grouping.separable[c]) {
+      p.friction.push_back(candidates[c]);
+      p.unknown_names.push_back("friction." + candidates[c].term + "." + candidates[c].joint);
+      continue;
+    }
+    const VectorX g = grouping.base_coefficients.col(static_cast<Eigen::Index>(c));
+    if (candidates[c].term != "armature" || !g.allFinite() || g.norm() == 0.0)
+      throw std::runtime_error("the " + candidates[c].term + " friction of joint '" + candidates[c].joint +
+                               "' cannot be told from the inertial parameters with sensor set '" + p.set.label +
+                               "'; leave it out of --friction");
+    p.grouped_friction.emplace_back(candidates[c], g);
+  }
+  p.num_offsets += static_cast<int>(p.friction.size());
 }
 
 }  // namespace
@@ -370,6 +451,8 @@ InertialProblem prepare_inertial_identification(const InertialIdentificationOpti
     p.unknown_names.push_back(
         "offset." +
         model.bodies[static_cast<std::size_t>(p.set.torque_joints[static_cast<std::size_t>(k)])].joint_name);
+  p.num_torque_offsets = p.num_offsets;
+  add_friction_unknowns(p);
   p.unknown_names.insert(p.unknown_names.end(), names.begin(), names.end());
   if (p.cad_prior) {
     // N(nominal, S) on the standard parameters; on base parameters N(K pi_0, K S K^T).
@@ -463,7 +546,15 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
     if (p.fixed_part || n_off > 0) {
       const Eigen::Index m = rows.rows().rows();
       A_all.resize(m, np);
-      if (n_off > 0) A_all.leftCols(n_off) = rows.torque_offset_columns();
+      const int n_torque = p.num_torque_offsets;
+      if (n_torque > 0) A_all.leftCols(n_torque) = rows.torque_offset_columns();
+      for (std::size_t f = 0; f < p.friction.size(); ++f) {
+        const InertialProblem::FrictionUnknown& u = p.friction[f];
+        A_all.col(n_torque + static_cast<Eigen::Index>(f)) =
+            rows.torque_offset_columns().col(u.sensor) *
+            joint_friction_regressor(u.term, s.v[u.velocity_index], s.a[u.velocity_index],
+                                     p.friction_terms.coulomb_smoothing_velocity);
+      }
       if (p.fixed_part) {
         const MatrixX& PY = rows.projected_regressor();
         for (int k = 0; k < nx; ++k) A_all.col(n_off + k) = PY.col(p.free_params[static_cast<std::size_t>(k)]);
@@ -487,7 +578,7 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
   if (parallel) {
     parallel->flush();
     e.parallel_filter = ParallelFilterUse{parallel->cutoff_hz(), parallel->decimation(), parallel->samples_in(),
-                                          parallel->samples_out()};
+                                          parallel->samples_out(), parallel->standard_deviation_factor()};
   }
   if (e.samples == 0) throw std::runtime_error(o.data + ": no training samples");
   const double prior = p.fixed_part ? std::max(p.prior, 1e-6) : p.prior;
@@ -566,6 +657,8 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
     add_prior(ls);
   }
   e.solution = ls.solve(p.unknown_names);
+  // Rows of low-passed noise kept faster than twice its bandwidth are not independent.
+  if (e.parallel_filter) e.solution.standard_deviation *= e.parallel_filter->standard_deviation_factor;
   e.information_factor = ls.information_factor();
   e.factor_rhs = ls.factor_rhs();
   e.residual_sum_of_squares = ls.residual_sum_of_squares();
@@ -671,12 +764,23 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
     const VectorX offsets = R.topLeftCorner(n_off, n_off)
                                 .triangularView<Eigen::Upper>()
                                 .solve(z.head(n_off) - R.topRightCorner(n_off, nx) * x_final);
-    for (int k = 0; k < n_off; ++k) {
+    for (std::size_t f = 0; f < p.friction.size(); ++f) {
+      const Eigen::Index k = p.num_torque_offsets + static_cast<Eigen::Index>(f);
+      r.friction.push_back({p.friction[f].joint, p.friction[f].term, p.friction[f].velocity_index, offsets[k],
+                            sol.standard_deviation[k], std::nullopt, ""});
+    }
+    for (int k = 0; k < p.num_torque_offsets; ++k) {
       const int b = p.set.torque_joints[static_cast<std::size_t>(k)];
       r.torque_offsets.push_back({model.bodies[static_cast<std::size_t>(b)].joint_name,
                                   model.bodies[static_cast<std::size_t>(b)].idx_v, offsets[k],
                                   sol.standard_deviation[k]});
     }
+  }
+  for (const auto& [u, g] : p.grouped_friction) {
+    Eigen::Index largest = 0;
+    g.cwiseAbs().maxCoeff(&largest);
+    r.friction.push_back({u.joint, u.term, u.velocity_index, std::numeric_limits<double>::quiet_NaN(), 0.0,
+                          std::nullopt, base.name(static_cast<int>(largest))});
   }
   r.identified_model = model;
   r.identified_model.set_inertial_parameters(r.standard_parameters);
@@ -705,8 +809,45 @@ std::optional<Model> load_truth_model(const InertialProblem& p) {
   return truth;
 }
 
+namespace {
+
+/// The true friction and drive terms of a simulation: the `actuators:` of the sidecar next to the
+/// truth URDF (damping -> viscous, coulomb_friction -> coulomb, armature or gear_ratio^2
+/// rotor_inertia -> armature; offsets are not in a sidecar). Unset where it has none.
+void attach_friction_truth(const InertialProblem& p, InertialIdentificationResult& r) {
+  namespace fs = std::filesystem;
+  const fs::path sidecar_path = fs::path(p.options.truth_urdf).replace_extension(".yaml");
+  std::error_code ec;
+  if (r.friction.empty() || !fs::is_regular_file(sidecar_path, ec)) return;
+  const RobotSidecar truth = read_sidecar_file(sidecar_path.string());
+  for (JointFrictionTerm& f : r.friction)
+    for (const ActuatorInfo& a : truth.actuators) {
+      if (a.joint != f.joint) continue;
+      if (f.term == "viscous" && a.damping) f.truth = *a.damping;
+      if (f.term == "coulomb" && a.coulomb_friction) f.truth = *a.coulomb_friction;
+      if (f.term == "armature" && a.armature) f.truth = *a.armature;
+      if (f.term == "armature" && !a.armature && a.gear_ratio && a.rotor_inertia)
+        f.truth = *a.gear_ratio * *a.gear_ratio * *a.rotor_inertia;
+    }
+}
+
+}  // namespace
+
 void compare_with_truth(const InertialProblem& p, const Model& truth, InertialIdentificationResult& r) {
   r.base_truth = base_parameter_values(p.base, truth.inertial_parameters());
+  attach_friction_truth(p, r);
+  // A grouped armature adds to the base parameters it groups with: the truth the data can show.
+  for (const auto& [u, g] : p.grouped_friction)
+    for (const JointFrictionTerm& f : r.friction)
+      if (f.joint == u.joint && f.term == u.term && f.truth) *r.base_truth += g * *f.truth;
+  std::map<std::string, double> largest;
+  for (const JointFrictionTerm& f : r.friction)
+    if (f.truth && f.grouped_with.empty()) largest[f.term] = std::max(largest[f.term], std::abs(*f.truth));
+  for (const JointFrictionTerm& f : r.friction)
+    if (f.truth && f.grouped_with.empty()) {
+      const double e = std::abs(f.value - *f.truth) / std::max({std::abs(*f.truth), 0.01 * largest[f.term], 1e-300});
+      r.friction_max_rel_error = std::max(r.friction_max_rel_error.value_or(0.0), e);
+    }
   r.truth_total_mass = truth.total_mass();
   r.base_param_max_rel_error = base_parameter_relative_errors(p.base, r.base_values, *r.base_truth).maxCoeff();
   r.total_mass_error = r.total_mass - *r.truth_total_mass;
@@ -777,6 +918,13 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
     VectorX pred_identified = vrows.regressor() * r.standard_parameters;
     for (const TorqueOffset& t : r.torque_offsets)
       pred_identified[t.velocity_index] += t.value;  // what the sensor reads
+    VectorX truth_friction = VectorX::Zero(model.nv);
+    for (const JointFrictionTerm& fr : r.friction) {
+      const double x = joint_friction_regressor(fr.term, s.v[fr.velocity_index], s.a[fr.velocity_index],
+                                                p.friction_terms.coulomb_smoothing_velocity);
+      if (fr.grouped_with.empty()) pred_identified[fr.velocity_index] += fr.value * x;
+      if (fr.truth) truth_friction[fr.velocity_index] += *fr.truth * x;
+    }
     contact_projector.resize(0, 0);
     if (f.allFinite())
       contact_projector = project_sensors(model, projection_data, s.q, contacts_unmeasured, contact_frames).projector;
@@ -784,7 +932,7 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
       residuals.resize(model.nv, models);
       residuals.col(0) = pred_nominal - f;
       residuals.col(1) = pred_identified - f;
-      if (pi_truth) residuals.col(2) = vrows.regressor() * *pi_truth - f;
+      if (pi_truth) residuals.col(2) = vrows.regressor() * *pi_truth + truth_friction - f;
       measured_mask = f.array().isFinite().cast<double>();
       for (Eigen::Index i = 0; i < f.size(); ++i)
         if (!std::isfinite(f[i])) residuals.row(i).setZero();
@@ -796,7 +944,8 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
     } else {
       acc_nominal.add(pred_nominal - f, model.floating_base, contact_projector);
       acc_identified.add(pred_identified - f, model.floating_base, contact_projector);
-      if (pi_truth) acc_truth.add(vrows.regressor() * *pi_truth - f, model.floating_base, contact_projector);
+      if (pi_truth)
+        acc_truth.add(vrows.regressor() * *pi_truth + truth_friction - f, model.floating_base, contact_projector);
     }
     if (r.validation_samples++ % stride == 0) {
       r.series.time.push_back(s.time);
@@ -866,11 +1015,13 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
                              ? "last " + std::to_string(static_cast<int>(100 * o.holdout_fraction)) + " % of " + o.data
                              : o.validate;
   j["base_parameters"] = p.base.num_base();
-  j["parallel_filter"] = r.parallel_filter ? json{{"cutoff_hz", r.parallel_filter->cutoff_hz},
-                                                  {"decimation", r.parallel_filter->decimation},
-                                                  {"samples_in", r.parallel_filter->samples_in},
-                                                  {"samples_out", r.parallel_filter->samples_out}}
-                                           : json(nullptr);
+  j["parallel_filter"] = r.parallel_filter
+                             ? json{{"cutoff_hz", r.parallel_filter->cutoff_hz},
+                                    {"decimation", r.parallel_filter->decimation},
+                                    {"samples_in", r.parallel_filter->samples_in},
+                                    {"samples_out", r.parallel_filter->samples_out},
+                                    {"standard_deviation_factor", r.parallel_filter->standard_deviation_factor}}
+                             : json(nullptr);
   j["condition_number"] = r.condition_number;
   j["residual_rms_weighted"] = r.residual_rms_weighted;
   if (p.cad_prior) {
@@ -905,6 +1056,26 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
     for (const TorqueOffset& t : r.torque_offsets)
       offsets.push_back({{"joint", t.joint}, {"offset", t.value}, {"std", t.std}});
     j["torque_offsets"] = offsets;
+  }
+  if (!r.friction.empty()) {
+    json friction = json::object();
+    for (const JointFrictionTerm& f : r.friction) {
+      json& joint = friction[f.joint];
+      if (!f.grouped_with.empty()) {
+        joint[f.term] = nullptr;
+        joint["grouped_with"][f.term] = f.grouped_with;
+      } else {
+        joint[f.term] = f.value;
+        joint["std"][f.term] = f.std;
+      }
+      if (f.truth) joint["truth"][f.term] = *f.truth;
+    }
+    j["friction"] = friction;
+    j["friction_units"] =
+        "viscous N m s/rad, coulomb N m, offset N m, armature kg m^2 (prismatic joints: N s/m, N, N, kg); "
+        "grouped_with: not separable from that base parameter, which carries it";
+    j["coulomb_smoothing_velocity"] = p.friction_terms.coulomb ? p.friction_terms.coulomb_smoothing_velocity : 0.0;
+    if (r.friction_max_rel_error) j["friction_max_rel_error"] = *r.friction_max_rel_error;
   }
   j["estimate"] = p.fixed_part   ? "two-phase: masses and COMs of " + o.fix_mass_com + " kept"
                   : o.consistent ? "physically consistent (LMI, log-det barrier)"
