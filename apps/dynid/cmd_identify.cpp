@@ -3,7 +3,8 @@
 //
 // dynid identify inertial MODEL DATA --sensors SET --out DIR [--source truth|sensors|mocap] [--truth URDF]
 //   [--validate DATA] [--lock JOINT=VALUE ...] [--consistent] [--prior WEIGHT] [--weighting sensors|residual]
-//   [--torque-offsets] [--friction viscous,coulomb,offset] [--armature] [--coulomb-smoothing-velocity RAD_S]
+//   [--fixed-base] [--torque-offsets] [--friction viscous,coulomb,offset] [--armature] [--coulomb-smoothing-velocity
+//   RAD_S]
 //   [--fix-mass-com URDF]
 //   [--cutoff HZ] [--no-lowpass] [--no-imu-bias] [--parallel-filter HZ]
 //   [--wrenches auto|ft|plates] [--mocap-joints auto|encoders|markers] [--holdout FRACTION]
@@ -73,6 +74,9 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
       ->check(CLI::IsMember({"sensors", "residual"}));
   cmd->add_flag("--torque-offsets", o.torque_offsets,
                 "Also estimate a constant offset of each joint torque sensor of the set (summary.json torque_offsets)");
+  cmd->add_flag("--fixed-base", o.fixed_base,
+                "The robot's root is fixed to the world (an arm); without a sidecar every joint's torque is taken "
+                "as measured");
   cmd->add_option("--friction", o.friction,
                   "Joint friction terms estimated per joint with a torque sensor: any of viscous,coulomb,offset "
                   "(summary.json friction; docs/identification.md, \"Joint friction and armature\")");

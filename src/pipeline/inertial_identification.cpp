@@ -364,9 +364,23 @@ InertialProblem prepare_inertial_identification(const InertialIdentificationOpti
   InertialProblem p;
   p.options = options;
   InertialIdentificationOptions& o = p.options;
-  p.robot = load_robot(o.model);
+  UrdfReadOptions read_options;
+  if (o.fixed_base) read_options.floating_base = false;
+  p.robot = load_robot(o.model, read_options);
+  if (!p.robot.sidecar && o.fixed_base) {
+    // A fixed-base arm without a sidecar: no contacts, no IMU, a torque measurement at every joint.
+    RobotSidecar arm;
+    arm.source_path = "(--fixed-base without a sidecar: every joint's torque measured)";
+    arm.robot = p.robot.model.name;
+    arm.base_link = p.robot.model.links[0].name;
+    arm.floating_base = false;
+    arm.joint_torque_sensors = {"all"};
+    attach_sidecar(p.robot.model, arm);
+    p.robot.sidecar = arm;
+  }
   if (!p.robot.sidecar)
-    throw std::runtime_error(p.robot.urdf_path + ": identification needs the robot's sidecar (contacts, sensors)");
+    throw std::runtime_error(p.robot.urdf_path + ": identification needs the robot's sidecar (contacts, sensors)" +
+                             (p.robot.model.floating_base ? "; a fixed-base arm can go without: --fixed-base" : ""));
   const RobotSidecar& sidecar = *p.robot.sidecar;
   if (o.lock_upper_body) {
     for (const JointLock& l : upper_body_locks(p.robot.model, sidecar)) o.locks.push_back(l);

@@ -238,6 +238,26 @@ TEST(JointFriction, RealisticSensorsWithinThreeStdAndFrictionColumnsHalveHeldOut
   EXPECT_EQ(summary["friction"]["shoulder_yaw"]["grouped_with"]["armature"].get<std::string>().rfind("upper0", 0), 0u);
 }
 
+TEST(JointFriction, FixedBaseFlagNeedsNoSidecar) {
+  // The arm's URDF without the `world` link (its root then floats by default) and without a
+  // sidecar: --fixed-base fixes the root and takes every joint's torque as measured.
+  const ArmData arm = write_arm_data("no_sidecar", false);
+  std::string urdf = kArmUrdf;
+  const std::string world = R"(<link name="world"/>
+  <joint name="fix" type="fixed"><parent link="world"/><child link="base"/></joint>)";
+  urdf.erase(urdf.find(world), world.size());
+  const std::string bare = std::filesystem::path(arm.model).parent_path().string() + "/bare_arm.urdf";
+  std::ofstream(bare) << urdf;
+  InertialIdentificationOptions o = arm_options(arm, "truth", true);
+  o.model = bare;
+  EXPECT_THROW(prepare_inertial_identification(o), std::runtime_error);  // floating, no sidecar
+  o.fixed_base = true;
+  const InertialIdentificationResult r = run_inertial_identification(o);
+  EXPECT_FALSE(r.identified_model.floating_base);
+  EXPECT_LT(*r.base_param_max_rel_error, 1e-6);
+  EXPECT_LT(*r.friction_max_rel_error, 1e-6);
+}
+
 TEST(JointFriction, RefusesWhatItCannotEstimate) {
   const ArmData arm = write_arm_data("refusals", false);
   InertialIdentificationOptions o = arm_options(arm, "truth", false);

@@ -37,7 +37,10 @@
 namespace dynid {
 
 struct InertialIdentificationOptions {
-  std::string model;                ///< URDF path or bundled robot name (its sidecar is required)
+  std::string model;  ///< URDF path or bundled robot name (its sidecar is required)
+  /// The model's root is fixed to the world whatever the URDF and sidecar say; without a sidecar,
+  /// one with every joint's torque measured and no contacts is assumed.
+  bool fixed_base = false;
   std::string data;                 ///< data set directory (training; also validation by default)
   std::string sensors = "contact";  ///< sensor set: full | contact | joints | comma-separated names
   /// "truth" (noise-free stream), "sensors" (what the robot measures) or "mocap" (markers for the
