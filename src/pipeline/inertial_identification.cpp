@@ -1135,6 +1135,38 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
   return j.dump(2) + "\n";
 }
 
+namespace {
+
+/// The identified friction as a sidecar's `actuators:` entries (docs/robot-sidecar.md; read back by
+/// read_actuators_file): damping, coulomb_friction, armature per joint. Offsets and grouped
+/// armatures have no key; they are listed as comments.
+std::string friction_actuators_yaml(const InertialProblem& p, const InertialIdentificationResult& r) {
+  std::string y = "# Joint friction and armature identified by dynid identify inertial from " + p.options.data +
+                  "\n# (summary.json friction; Coulomb smoothed over " +
+                  format_exact(p.friction_terms.coulomb_smoothing_velocity) +
+                  " rad/s). Copy into the robot's sidecar.\n" + "actuators:\n";
+  std::vector<std::string> joints;
+  for (const JointFrictionTerm& f : r.friction)
+    if (std::find(joints.begin(), joints.end(), f.joint) == joints.end()) joints.push_back(f.joint);
+  static const std::map<std::string, std::string> kKey = {
+      {"viscous", "damping"}, {"coulomb", "coulomb_friction"}, {"armature", "armature"}};
+  for (const std::string& joint : joints) {
+    y += "  - joint: " + joint + "\n";
+    for (const JointFrictionTerm& f : r.friction) {
+      if (f.joint != joint) continue;
+      if (!f.grouped_with.empty())
+        y += "    # " + f.term + ": grouped with base parameter " + f.grouped_with + "\n";
+      else if (f.term == "offset")
+        y += "    # offset: " + format_exact(f.value) + " N m (no sidecar key)\n";
+      else
+        y += "    " + kKey.at(f.term) + ": " + format_exact(f.value) + "\n";
+    }
+  }
+  return y;
+}
+
+}  // namespace
+
 std::vector<std::string> write_inertial_identification(const InertialProblem& p, const InertialIdentificationResult& r,
                                                        const std::string& out_dir) {
   report_progress(p.options, 0.96, "writing " + out_dir);
@@ -1171,6 +1203,10 @@ std::vector<std::string> write_inertial_identification(const InertialProblem& p,
   write_file_atomically(out_dir + "/base_parameters.json", bp.dump(2) + "\n");
   write_file_atomically(out_dir + "/base_parameters.txt", base_parameters_text(r));
   write_file_atomically(out_dir + "/summary.json", r.summary_json);
+  if (!r.friction.empty()) {
+    write_file_atomically(out_dir + "/actuators.yaml", friction_actuators_yaml(p, r));
+    written.push_back(out_dir + "/actuators.yaml");
+  }
   write_identification_report(r, out_dir + "/report.html");
   for (const char* f : {"/base_parameters.json", "/base_parameters.txt", "/summary.json", "/report.html"})
     written.push_back(out_dir + f);

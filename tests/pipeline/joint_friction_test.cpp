@@ -18,6 +18,7 @@
 #include "dynid/ident/joint_friction.hpp"
 #include "dynid/io/csv_stream.hpp"
 #include "dynid/model/robot.hpp"
+#include "dynid/model/sidecar_reader.hpp"
 #include "dynid/model/urdf_writer.hpp"
 #include "dynid/pipeline/inertial_identification.hpp"
 #include "support/scratch_files.hpp"
@@ -231,6 +232,23 @@ TEST(JointFriction, RealisticSensorsWithinThreeStdAndFrictionColumnsHalveHeldOut
   const InertialIdentificationResult without = run_inertial_identification(arm_options(arm, "sensors", false));
   ASSERT_TRUE(r.identified_rms.torque && without.identified_rms.torque);
   EXPECT_GT(*without.identified_rms.torque, 2.0 * *r.identified_rms.torque);
+  // The friction as a sidecar's actuators: entries, read back by the sidecar reader.
+  const std::string out = std::filesystem::path(arm.dir).parent_path().string() + "/out";
+  std::filesystem::create_directories(out);
+  write_inertial_identification(prepare_inertial_identification(o), r, out);
+  const std::vector<ActuatorInfo> actuators = read_actuators_file(out + "/actuators.yaml");
+  ASSERT_EQ(actuators.size(), 4u);
+  for (const JointFrictionTerm& f : r.friction)
+    for (const ActuatorInfo& a : actuators) {
+      if (a.joint != f.joint) continue;
+      if (f.term == "viscous") {
+        EXPECT_DOUBLE_EQ(*a.damping, f.value);
+      } else if (f.term == "coulomb") {
+        EXPECT_DOUBLE_EQ(*a.coulomb_friction, f.value);
+      } else {
+        EXPECT_EQ(a.armature.has_value(), f.grouped_with.empty()) << a.joint;
+      }
+    }
   const nlohmann::json summary = nlohmann::json::parse(r.summary_json);
   EXPECT_DOUBLE_EQ(summary["coulomb_smoothing_velocity"].get<double>(), 0.02);
   EXPECT_TRUE(summary["friction"]["elbow"]["viscous"].is_number());

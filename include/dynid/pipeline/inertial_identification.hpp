@@ -288,7 +288,8 @@ void validate_identification(const InertialProblem& problem, const Model* truth,
 std::string inertial_summary_json(const InertialProblem& problem, const InertialIdentificationResult& result);
 
 /// Stage 7: the identified URDF (when no joint is locked), base_parameters.json/.txt, summary.json
-/// (result.summary_json) and report.html in `out_dir`, each written atomically. Returns the paths.
+/// (result.summary_json), report.html and, with friction, actuators.yaml in `out_dir`, each written
+/// atomically. Returns the paths.
 std::vector<std::string> write_inertial_identification(const InertialProblem& problem,
                                                        const InertialIdentificationResult& result,
                                                        const std::string& out_dir);
