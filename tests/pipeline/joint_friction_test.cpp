@@ -21,7 +21,9 @@
 #include "dynid/model/sidecar_reader.hpp"
 #include "dynid/model/urdf_writer.hpp"
 #include "dynid/pipeline/inertial_identification.hpp"
+#include "dynid/sim/mjcf_export.hpp"
 #include "support/scratch_files.hpp"
+#include "support/test_models.hpp"
 
 namespace dynid {
 namespace {
@@ -62,8 +64,11 @@ struct ArmData {
 
 /// The arm (URDF + sidecar) and a 24 s Fourier excitation at 1 kHz: truth, encoders and torques
 /// streams, truth.urdf and truth.yaml (its friction). `noisy`: encoders of 2^18 counts per turn and
-/// torques with 0.15 N m white noise; otherwise exact and declared noise-free.
-ArmData write_arm_data(const std::string& name, bool noisy) {
+/// torques with 0.15 N m white noise; otherwise exact and declared noise-free. `mujoco`: the true
+/// arm exported to MuJoCo with its damping and armature (no Coulomb friction: MuJoCo's is a
+/// constraint, not this model), the motor torques of the excitation applied, and the truth
+/// stream's acceleration MuJoCo's own forward dynamics (mj_forward) at each state.
+ArmData write_arm_data(const std::string& name, bool noisy, bool mujoco = false) {
   namespace fs = std::filesystem;
   ArmData out;
   const std::string root = test::fresh_dir("joint_friction", name);
@@ -88,9 +93,25 @@ ArmData write_arm_data(const std::string& name, bool noisy) {
     std::ofstream y(out.dir + "/truth.yaml");
     y << "robot: arm4\nbase_link: base\nfloating_base: false\njoint_torque_sensors: all\nactuators:\n";
     const char* joints[4] = {"shoulder_yaw", "shoulder_pitch", "elbow", "wrist"};
-    for (int j = 0; j < 4; ++j)
+    for (int j = 0; j < 4; ++j) {
       y << "  - joint: " << joints[j] << "\n    damping: " << kFriction[j].viscous
-        << "\n    coulomb_friction: " << kFriction[j].coulomb << "\n    armature: " << kFriction[j].armature << "\n";
+        << "\n    armature: " << kFriction[j].armature << "\n";
+      if (!mujoco) y << "    coulomb_friction: " << kFriction[j].coulomb << "\n";
+    }
+  }
+  test::MjModelPtr mj_model;
+  test::MjDataPtr mj_data;
+  if (mujoco) {
+    MjcfOptions mjcf;
+    mjcf.joint_limits = false;
+    mjcf.armature.assign(truth.bodies.size(), 0.0);
+    mjcf.damping.assign(truth.bodies.size(), 0.0);
+    for (std::size_t b = 1; b < truth.bodies.size(); ++b) {
+      mjcf.armature[b] = kFriction[truth.bodies[b].idx_v].armature;
+      mjcf.damping[b] = kFriction[truth.bodies[b].idx_v].viscous;
+    }
+    mj_model = test::load_mujoco(to_mjcf(truth, mjcf));
+    mj_data.reset(mj_makeData(mj_model.get()));
   }
   const double rate = 1000.0, duration = 24.0, vs = 0.02;
   std::vector<Channel> truth_channels, enc, tau;
@@ -123,8 +144,22 @@ ArmData write_arm_data(const std::string& name, bool noisy) {
     }
     VectorX tau_motor = rnea(truth, data, q, v, a);
     for (int j = 0; j < 4; ++j)
-      tau_motor[j] +=
-          kFriction[j].viscous * v[j] + kFriction[j].coulomb * std::tanh(v[j] / vs) + kFriction[j].armature * a[j];
+      tau_motor[j] += kFriction[j].viscous * v[j] + (mujoco ? 0.0 : kFriction[j].coulomb * std::tanh(v[j] / vs)) +
+                      kFriction[j].armature * a[j];
+    if (mujoco) {  // the same torques through MuJoCo's dynamics: its acceleration is the data's
+      for (std::size_t b = 1; b < truth.bodies.size(); ++b) {
+        const int id = mj_name2id(mj_model.get(), mjOBJ_JOINT, truth.bodies[b].joint_name.c_str());
+        const int i = truth.bodies[b].idx_v;
+        mj_data->qpos[mj_model->jnt_qposadr[id]] = q[i];
+        mj_data->qvel[mj_model->jnt_dofadr[id]] = v[i];
+        mj_data->qfrc_applied[mj_model->jnt_dofadr[id]] = tau_motor[i];
+      }
+      mj_forward(mj_model.get(), mj_data.get());
+      for (std::size_t b = 1; b < truth.bodies.size(); ++b) {
+        const int id = mj_name2id(mj_model.get(), mjOBJ_JOINT, truth.bodies[b].joint_name.c_str());
+        a[truth.bodies[b].idx_v] = mj_data->qacc[mj_model->jnt_dofadr[id]];
+      }
+    }
     row.clear();
     enc_row.clear();
     tau_row.clear();
@@ -209,6 +244,19 @@ TEST(JointFriction, FixedBaseArmNoiseFreeRecoversBaseParametersFrictionAndArmatu
   const InertialIdentificationResult s = run_inertial_identification(arm_options(arm, "sensors", true));
   EXPECT_LT(*s.base_param_max_rel_error, 1e-3);
   EXPECT_LT(*s.friction_max_rel_error, 1e-3);
+}
+
+TEST(JointFriction, MujocoDampingAndArmatureRecoveredFromItsForwardDynamics) {
+  // The torques of the excitation applied to MuJoCo's model of the true arm (its damping and
+  // armature); the identification sees MuJoCo's accelerations, a dynamics it did not compute.
+  const ArmData arm = write_arm_data("mujoco", false, true);
+  InertialIdentificationOptions o = arm_options(arm, "truth", true);
+  o.friction = "viscous";
+  const InertialIdentificationResult r = run_inertial_identification(o);
+  ASSERT_TRUE(r.base_param_max_rel_error && r.friction_max_rel_error);
+  EXPECT_LT(*r.base_param_max_rel_error, 1e-6);
+  EXPECT_LT(*r.friction_max_rel_error, 1e-6);
+  for (const JointFrictionTerm& f : r.friction) EXPECT_TRUE(f.truth) << f.joint << " " << f.term;
 }
 
 TEST(JointFriction, RealisticSensorsWithinThreeStdAndFrictionColumnsHalveHeldOutTorqueError) {
