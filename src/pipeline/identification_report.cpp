@@ -151,6 +151,15 @@ void write_identification_report(const InertialIdentificationResult& r, const st
                          f.grouped_with.empty() ? number(f.value, "%.4g") : "grouped with " + f.grouped_with,
                          f.grouped_with.empty() ? number(f.std, "%.2g") : "", f.truth ? number(*f.truth, "%.4g") : ""});
     report.table(fr);
+    if (r.torque_rms_without_friction && r.identified_rms.torque)
+      report.paragraph(
+          "Held-out joint-torque RMS " + number(*r.identified_rms.torque, "%.4g") +
+          " N m with these terms; the same fit without them: " + number(*r.torque_rms_without_friction, "%.4g") +
+          " N m (" + number(*r.torque_rms_without_friction / std::max(*r.identified_rms.torque, 1e-300), "%.3g") +
+          " times). " +
+          (*r.torque_rms_without_friction > 2.0 * *r.identified_rms.torque
+               ? "Friction matters on this robot: keep the terms."
+               : "The terms explain little here."));
   }
   if (!r.weighting_scales.empty()) {
     report.heading("Residual weighting");

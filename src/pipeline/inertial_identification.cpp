@@ -790,6 +790,16 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
                                   sol.standard_deviation[k]});
     }
   }
+  if (!p.friction.empty() && !p.fixed_part) {
+    // The fit without the friction columns: the folded problem ||R x - z||^2 with those columns
+    // dropped is the least squares of the same rows without them.
+    const int n_torque = p.num_torque_offsets, nf = static_cast<int>(p.friction.size());
+    MatrixX R_keep(np, np - nf);
+    R_keep << e.information_factor.leftCols(n_torque), e.information_factor.rightCols(nx);
+    const VectorX y = R_keep.colPivHouseholderQr().solve(e.factor_rhs);
+    r.torque_offsets_without_friction = y.head(n_torque);
+    r.base_values_without_friction = y.tail(nx);
+  }
   for (const auto& [u, g] : p.grouped_friction) {
     Eigen::Index largest = 0;
     g.cwiseAbs().maxCoeff(&largest);
@@ -879,7 +889,15 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
   auto validation = open_motion_source(p, true);
   IdentificationRows vrows(model, sidecar, p.base, p.set, validation->noise());
   vrows.set_support(model, sidecar, p.validation_set.segments);
-  RmsAccumulator acc_nominal, acc_identified, acc_truth;
+  RmsAccumulator acc_nominal, acc_identified, acc_truth, acc_without_friction;
+  // Standard parameters with the base parameters of the fit without friction (any such vector
+  // predicts the same generalized forces).
+  std::optional<VectorX> pi_without_friction;
+  if (r.base_values_without_friction) {
+    const MatrixX& K = p.base.K;
+    pi_without_friction =
+        pi_nominal + K.transpose() * (K * K.transpose()).ldlt().solve(*r.base_values_without_friction - K * pi_nominal);
+  }
   // Projection that removes every contact force (the `joints` set), for the projected RMS.
   const SensorSet contacts_unmeasured = parse_sensor_set(model, sidecar, "joints");
   std::vector<int> contact_frames;
@@ -904,22 +922,24 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
   // residual series (nominal, identified, truth: the columns) low-passed and decimated the same way.
   // Unmeasured torques (NaN) ride as a zero with a zero mask; a change of mask starts a new run.
   std::optional<ParallelRowFilter> residual_filter, projected_filter;
-  const int models = pi_truth ? 3 : 2;
+  // Columns: nominal, identified, then the truth and the fit without friction when there are.
+  std::vector<RmsAccumulator*> column_acc = {&acc_nominal, &acc_identified};
+  if (pi_truth) column_acc.push_back(&acc_truth);
+  if (pi_without_friction) column_acc.push_back(&acc_without_friction);
+  const int models = static_cast<int>(column_acc.size());
   if (o.parallel_filter.cutoff_hz > 0.0) {
     const double rate = source_sample_rate(o, p.validation_set);
     residual_filter.emplace(rate, o.parallel_filter,
                             [&](const MatrixX& R, const VectorX&, const VectorX& measured, double) {
-                              RmsAccumulator* acc[3] = {&acc_nominal, &acc_identified, &acc_truth};
                               for (int m = 0; m < models; ++m) {
                                 VectorX residual = R.col(m);
                                 for (Eigen::Index i = 0; i < residual.size(); ++i)
                                   if (measured[i] == 0.0) residual[i] = std::numeric_limits<double>::quiet_NaN();
-                                acc[m]->add(residual, model.floating_base, MatrixX());
+                                column_acc[static_cast<std::size_t>(m)]->add(residual, model.floating_base, MatrixX());
                               }
                             });
     projected_filter.emplace(rate, o.parallel_filter, [&](const MatrixX& R, const VectorX&, const VectorX&, double) {
-      RmsAccumulator* acc[3] = {&acc_nominal, &acc_identified, &acc_truth};
-      for (int m = 0; m < models; ++m) acc[m]->add_projected(R.col(m));
+      for (int m = 0; m < models; ++m) column_acc[static_cast<std::size_t>(m)]->add_projected(R.col(m));
     });
   }
   MatrixX residuals, projected;
@@ -932,6 +952,13 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
     VectorX pred_identified = vrows.regressor() * r.standard_parameters;
     for (const TorqueOffset& t : r.torque_offsets)
       pred_identified[t.velocity_index] += t.value;  // what the sensor reads
+    VectorX pred_without_friction;
+    if (pi_without_friction) {
+      pred_without_friction = vrows.regressor() * *pi_without_friction;
+      for (int k = 0; k < p.num_torque_offsets; ++k)
+        pred_without_friction[model.bodies[static_cast<std::size_t>(p.set.torque_joints[static_cast<std::size_t>(k)])]
+                                  .idx_v] += (*r.torque_offsets_without_friction)[k];
+    }
     VectorX truth_friction = VectorX::Zero(model.nv);
     for (const JointFrictionTerm& fr : r.friction) {
       const double x = joint_friction_regressor(fr.term, s.v[fr.velocity_index], s.a[fr.velocity_index],
@@ -947,6 +974,7 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
       residuals.col(0) = pred_nominal - f;
       residuals.col(1) = pred_identified - f;
       if (pi_truth) residuals.col(2) = vrows.regressor() * *pi_truth + truth_friction - f;
+      if (pi_without_friction) residuals.col(models - 1) = pred_without_friction - f;
       measured_mask = f.array().isFinite().cast<double>();
       for (Eigen::Index i = 0; i < f.size(); ++i)
         if (!std::isfinite(f[i])) residuals.row(i).setZero();
@@ -960,6 +988,7 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
       acc_identified.add(pred_identified - f, model.floating_base, contact_projector);
       if (pi_truth)
         acc_truth.add(vrows.regressor() * *pi_truth + truth_friction - f, model.floating_base, contact_projector);
+      if (pi_without_friction) acc_without_friction.add(pred_without_friction - f, model.floating_base, MatrixX());
     }
     if (r.validation_samples++ % stride == 0) {
       r.series.time.push_back(s.time);
@@ -988,6 +1017,7 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
   r.nominal_rms = acc_nominal.rms();
   r.identified_rms = acc_identified.rms();
   if (pi_truth) r.truth_rms = acc_truth.rms();
+  if (pi_without_friction) r.torque_rms_without_friction = acc_without_friction.rms().torque;
   r.warnings.clear();
   const auto worse = [&](const char* what, const char* unit, double nominal, double identified) {
     if (identified > nominal)
@@ -1120,6 +1150,8 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
       "generalized force in the null space of the contact Jacobians (contact forces projected out)";
   // With the parallel filter the residuals are low-passed and decimated like the training equations.
   v["band_hz"] = o.parallel_filter.cutoff_hz > 0.0 ? json(o.parallel_filter.cutoff_hz) : json(nullptr);
+  // With friction: the same fit without the friction columns (how much the friction explains).
+  if (r.torque_rms_without_friction) v["torque_rms"]["identified_without_friction"] = *r.torque_rms_without_friction;
   j["validation"] = v;
   if (!r.parameter_error_vs_nominal.empty()) {
     json ratios = json::object();

@@ -277,9 +277,16 @@ TEST(JointFriction, RealisticSensorsWithinThreeStdAndFrictionColumnsHalveHeldOut
   }
 
   // Without the friction columns the same data leave the friction in the held-out torque error.
-  const InertialIdentificationResult without = run_inertial_identification(arm_options(arm, "sensors", false));
+  InertialIdentificationOptions no_friction = o;
+  no_friction.friction.clear();
+  no_friction.armature = false;
+  const InertialIdentificationResult without = run_inertial_identification(no_friction);
   ASSERT_TRUE(r.identified_rms.torque && without.identified_rms.torque);
   EXPECT_GT(*without.identified_rms.torque, 2.0 * *r.identified_rms.torque);
+  // The run with friction also reports the fit without it, from its folded factor: the same
+  // number as the separate run's.
+  ASSERT_TRUE(r.torque_rms_without_friction);
+  EXPECT_NEAR(*r.torque_rms_without_friction, *without.identified_rms.torque, 1e-6 * *without.identified_rms.torque);
   // The friction as a sidecar's actuators: entries, read back by the sidecar reader.
   const std::string out = std::filesystem::path(arm.dir).parent_path().string() + "/out";
   std::filesystem::create_directories(out);
@@ -299,6 +306,8 @@ TEST(JointFriction, RealisticSensorsWithinThreeStdAndFrictionColumnsHalveHeldOut
     }
   const nlohmann::json summary = nlohmann::json::parse(r.summary_json);
   EXPECT_DOUBLE_EQ(summary["coulomb_smoothing_velocity"].get<double>(), 0.02);
+  EXPECT_DOUBLE_EQ(summary["validation"]["torque_rms"]["identified_without_friction"].get<double>(),
+                   *r.torque_rms_without_friction);
   EXPECT_TRUE(summary["friction"]["elbow"]["viscous"].is_number());
   EXPECT_TRUE(summary["friction"]["elbow"]["std"]["armature"].is_number());
   EXPECT_EQ(summary["friction"]["shoulder_yaw"]["grouped_with"]["armature"].get<std::string>().rfind("upper0", 0), 0u);

@@ -183,6 +183,11 @@ struct InertialIdentificationResult {
   /// With a truth model whose sidecar has the friction: max over the estimated terms of
   /// |identified - truth| / max(|truth|, 1 % of the largest truth of the same term).
   std::optional<double> friction_max_rel_error;
+  /// With friction: the same least squares without the friction columns (solved from the folded
+  /// factor, no second pass), its base parameters and torque sensor offsets, and its held-out joint
+  /// torque RMS, so a user sees how much the friction terms explain.
+  std::optional<VectorX> base_values_without_friction, torque_offsets_without_friction;
+  std::optional<double> torque_rms_without_friction;
   /// With the CAD prior: c (the equations' error in units of their sensors' noise, squared), and per
   /// inertial unknown (base parameter, or free standard parameter in two-phase mode) its prior
   /// standard deviation and how much of its prior variance the data removed (0 kept at CAD .. 1
