@@ -3,7 +3,8 @@
 //
 // dynid identify inertial MODEL DATA --sensors SET --out DIR [--source truth|sensors|mocap] [--truth URDF]
 //   [--validate DATA] [--lock JOINT=VALUE ...] [--consistent] [--prior WEIGHT] [--weighting sensors|residual]
-//   [--torque-offsets]
+//   [--fixed-base] [--torque-offsets] [--friction viscous,coulomb,offset] [--armature] [--coulomb-smoothing-velocity
+//   RAD_S]
 //   [--fix-mass-com URDF]
 //   [--cutoff HZ] [--no-lowpass] [--no-imu-bias] [--parallel-filter HZ]
 //   [--wrenches auto|ft|plates] [--mocap-joints auto|encoders|markers] [--holdout FRACTION]
@@ -73,6 +74,18 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
       ->check(CLI::IsMember({"sensors", "residual"}));
   cmd->add_flag("--torque-offsets", o.torque_offsets,
                 "Also estimate a constant offset of each joint torque sensor of the set (summary.json torque_offsets)");
+  cmd->add_flag("--fixed-base", o.fixed_base,
+                "The robot's root is fixed to the world (an arm); without a sidecar every joint's torque is taken "
+                "as measured");
+  cmd->add_option("--friction", o.friction,
+                  "Joint friction terms estimated per joint with a torque sensor: any of viscous,coulomb,offset "
+                  "(summary.json friction; docs/identification.md, \"Joint friction and armature\")");
+  cmd->add_flag("--armature", o.armature,
+                "Also estimate each such joint's armature (reflected rotor inertia; grouped with a link inertia "
+                "where the data cannot tell them apart)");
+  cmd->add_option("--coulomb-smoothing-velocity", o.coulomb_smoothing_velocity,
+                  "v_s of the Coulomb term tanh(qd / v_s) [rad/s] (default 0.02; 0: the sign function)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--fix-mass-com", o.fix_mass_com,
                   "URDF (e.g. from identify static) whose masses and COMs are kept; the rest is estimated");
   // CLI11's PositiveNumber says "not in range 0 to 1.8e308" for 0; name the way to no filter instead.

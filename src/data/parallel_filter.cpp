@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <stdexcept>
 
 #include "dynid/core/number_format.hpp"
@@ -18,6 +19,7 @@ ParallelRowFilter::ParallelRowFilter(double sample_rate_hz, const ParallelFilter
                                 format_fixed(0.5 * sample_rate_hz, 1) + " Hz)");
   filter_ = butterworth_lowpass(options.order, options.cutoff_hz, sample_rate_hz);
   period_ = 1.0 / sample_rate_hz;
+  sample_rate_hz_ = sample_rate_hz;
   decimation_ = options.decimation > 0
                     ? options.decimation
                     : std::max(1, static_cast<int>(std::floor(sample_rate_hz / (4.0 * options.cutoff_hz))));
@@ -59,6 +61,32 @@ void ParallelRowFilter::flush() {
     ++samples_out_;
   }
   count_ = 0;
+}
+
+double ParallelRowFilter::noise_bandwidth_hz() const {
+  // |H(e^jw)|^2 of the single pass, squared for the forward-backward pass; midpoint rule up to 50
+  // cut-offs (or the Nyquist frequency), 400 points per cut-off.
+  const int n = 20000;
+  const auto gain2 = [&](double w) {
+    std::complex<double> num = 0.0, den = 0.0;
+    for (Eigen::Index k = 0; k < filter_.b.size(); ++k) num += filter_.b[k] * std::polar(1.0, -w * k);
+    for (Eigen::Index k = 0; k < filter_.a.size(); ++k) den += filter_.a[k] * std::polar(1.0, -w * k);
+    return std::norm(num) / std::norm(den);
+  };
+  double sum = 0.0;
+  const double w_c = 2.0 * M_PI * options_.cutoff_hz / sample_rate_hz_;
+  const double w_top = std::min(M_PI, 50.0 * w_c);  // |H|^4 falls as (f/fc)^-16 beyond: negligible
+  for (int i = 0; i < n; ++i) {
+    const double w = (i + 0.5) * w_top / n;
+    const double g = gain2(w);
+    sum += g * g;
+  }
+  return sum * (w_top / n) / (2.0 * M_PI) * sample_rate_hz_;
+}
+
+double ParallelRowFilter::standard_deviation_factor() const {
+  const double row_rate = sample_rate_hz_ / decimation_;
+  return std::sqrt(std::max(1.0, row_rate / (2.0 * noise_bandwidth_hz())));
 }
 
 }  // namespace dynid

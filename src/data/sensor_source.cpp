@@ -66,6 +66,29 @@ Eigen::VectorXd stamped(const Eigen::VectorXd& times, const StreamInfo& stream, 
   return (times.array() + delay + offset).matrix();
 }
 
+/// Joint torque sensors (the `torques` stream), filtered like the other streams and resampled at
+/// `times`: one column per sample (nv rows), NaN for joints without a sensor. Sensor sigma:
+/// docs/scenarios.md (0.15 N m, strain-gauge class), set in `noise` when the stream exists.
+Eigen::MatrixXd joint_torque_samples(const Model& model, const DatasetInfo& dataset, const SensorSourceOptions& options,
+                                     const Eigen::VectorXd& times, ForceNoise& noise) {
+  Eigen::MatrixXd joint_tau =
+      Eigen::MatrixXd::Constant(model.nv, times.size(), std::numeric_limits<double>::quiet_NaN());
+  if (!dataset.has_stream("torques")) return joint_tau;
+  const CsvStream torques = read_csv_stream(dataset.stream("torques").file);
+  const IirFilter f = lowpass(options, dataset.stream("torques").rate_hz);
+  std::vector<std::string> names;
+  std::vector<int> rows;
+  for (std::size_t c = 1; c < torques.header.size(); ++c)
+    if (const auto b = model.find_joint(torques.header[c].substr(4)); b && torques.header[c].rfind("tau.", 0) == 0) {
+      names.push_back(torques.header[c]);
+      rows.push_back(model.bodies[static_cast<std::size_t>(*b)].idx_v);
+    }
+  const Eigen::MatrixXd values = resampled(torques, names, f, stamped(times, dataset.stream("torques")));
+  for (std::size_t i = 0; i < rows.size(); ++i) joint_tau.row(rows[i]) = values.row(static_cast<Eigen::Index>(i));
+  noise.torque = 0.15;
+  return joint_tau;
+}
+
 }  // namespace
 
 bool SensorSource::next(MotionSample& sample) {
@@ -76,7 +99,6 @@ bool SensorSource::next(MotionSample& sample) {
 
 SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, const DatasetInfo& dataset,
                            const SensorSourceOptions& options_in, TimeWindow window, std::vector<JointLock> locks) {
-  if (!model.floating_base) throw std::runtime_error(model.label() + ": the sensor path needs a floating base");
   // Noise-free data (every stream the path may read says so): no low-pass, no IMU bias removal.
   SensorSourceOptions options = options_in;
   if (options.raw_when_noise_free) {
@@ -97,12 +119,13 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
   if (n < 5) throw std::runtime_error(enc.path + ": too few samples");
 
   // Joints: filtered encoder positions, central differences.
-  const int nj = model.nv - 6;
+  const int j0 = model.floating_base ? 6 : 0;  // first joint velocity
+  const int nj = model.nv - j0;
   Eigen::MatrixXd qj(nj, n);
   for (std::size_t b = 1; b < model.bodies.size(); ++b) {
     const Body& body = model.bodies[b];
     if (body.joint_type == JointType::FreeFlyer) continue;
-    qj.row(body.idx_v - 6) = filtered_channel(enc, "q." + body.joint_name, enc_filter).transpose();
+    qj.row(body.idx_v - j0) = filtered_channel(enc, "q." + body.joint_name, enc_filter).transpose();
   }
   for (const JointLock& lock : locks) {
     const Eigen::Index c = enc.column("q." + lock.joint);
@@ -111,6 +134,10 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
         throw std::runtime_error(enc.path + ": line " + std::to_string(k + 2) + ": locked joint '" + lock.joint +
                                  "' reads " + std::to_string(enc.values(k, c)) + " rad, not its lock " +
                                  std::to_string(lock.position));
+  }
+  if (!model.floating_base) {
+    fixed_base_samples(model, sidecar, dataset, options, window, qj, times);
+    return;
   }
 
   // Contact wrenches, world axes about the world origin, before the base pose is known: F/T stay in
@@ -193,23 +220,8 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
     }
   }
 
-  // Joint torque sensors (the `torques` stream), filtered like the other streams; NaN where a joint
-  // has none. Sensor sigma: docs/scenarios.md (0.15 N m, strain-gauge class).
-  Eigen::MatrixXd joint_tau = Eigen::MatrixXd::Constant(model.nv, n, std::numeric_limits<double>::quiet_NaN());
-  if (dataset.has_stream("torques")) {
-    const CsvStream torques = read_csv_stream(dataset.stream("torques").file);
-    const IirFilter f = lowpass(options, dataset.stream("torques").rate_hz);
-    std::vector<std::string> names;
-    std::vector<int> rows;
-    for (std::size_t c = 1; c < torques.header.size(); ++c)
-      if (const auto b = model.find_joint(torques.header[c].substr(4)); b && torques.header[c].rfind("tau.", 0) == 0) {
-        names.push_back(torques.header[c]);
-        rows.push_back(model.bodies[static_cast<std::size_t>(*b)].idx_v);
-      }
-    const Eigen::MatrixXd values = resampled(torques, names, f, stamped(times, dataset.stream("torques")));
-    for (std::size_t i = 0; i < rows.size(); ++i) joint_tau.row(rows[i]) = values.row(static_cast<Eigen::Index>(i));
-    noise_.torque = 0.15;
-  }
+  // Joint torque sensors (the `torques` stream), filtered like the other streams.
+  const Eigen::MatrixXd joint_tau = joint_torque_samples(model, dataset, options, times, noise_);
 
   // Base pose from the anchored stance contact.
   std::vector<int> contact_frame(nc);
@@ -397,6 +409,44 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
       (options.cutoff_hz > 0.0 ? std::to_string(options.cutoff_hz).substr(0, 4) + " Hz" : std::string("none")) +
       ", wrenches from " + wrench_source + (gyro.size() > 0 ? ", gyro" : "") +
       (accel.size() > 0 ? ", accelerometer" : "") + (dataset.has_stream("torques") ? ", joint torques" : "") + ")";
+}
+
+}  // namespace dynid
+
+namespace dynid {
+
+void SensorSource::fixed_base_samples(const Model& model, const RobotSidecar& sidecar, const DatasetInfo& dataset,
+                                      const SensorSourceOptions& options, TimeWindow window, const Eigen::MatrixXd& qj,
+                                      const Eigen::VectorXd& times) {
+  // A fixed base: no base pose, no IMU; the joints' motion from the encoders alone and the joint
+  // torque sensors. Contacts would need their wrenches, which this path does not read for a fixed base.
+  if (!sidecar.contacts.empty())
+    throw std::runtime_error(
+        model.label() + ": the sensor path of a fixed-base robot does not read contact wrenches (" +
+        std::to_string(sidecar.contacts.size()) + " contacts in " + sidecar.source_path + "); use --source truth");
+  const Eigen::Index n = times.size();
+  const double rate = dataset.stream("encoders").rate_hz, dt = 1.0 / rate;
+  const bool velocity_before = dataset.velocity == VelocityConvention::PeriodBefore;
+  const Eigen::MatrixXd joint_tau = joint_torque_samples(model, dataset, options, times, noise_);
+  const long first = std::max<long>(2, std::lround(options.trim_s * rate));
+  const long last = static_cast<long>(n) - 1 - first;
+  for (long k = first; k <= last; ++k) {
+    if (!window.contains(times[k])) continue;
+    MotionSample s;
+    s.time = times[k];
+    s.q = qj.col(k);
+    s.v = velocity_before ? Eigen::VectorXd((qj.col(k) - qj.col(k - 1)) / dt)
+                          : Eigen::VectorXd((qj.col(k + 1) - qj.col(k - 1)) / (2 * dt));
+    s.a = (qj.col(k + 1) - 2 * qj.col(k) + qj.col(k - 1)) / (dt * dt);
+    s.joint_torques = joint_tau.col(k);
+    samples_.push_back(std::move(s));
+  }
+  if (samples_.empty()) throw std::runtime_error(dataset.directory + ": no sensor samples in the chosen time window");
+  description_ =
+      "sensors of " + dataset.directory + " (fixed base, encoders " + std::to_string(static_cast<int>(rate)) +
+      " Hz, low-pass " +
+      (options.cutoff_hz > 0.0 ? std::to_string(options.cutoff_hz).substr(0, 4) + " Hz" : std::string("none")) +
+      (dataset.has_stream("torques") ? ", joint torques" : "") + ")";
 }
 
 }  // namespace dynid

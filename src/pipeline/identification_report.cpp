@@ -139,6 +139,29 @@ void write_identification_report(const InertialIdentificationResult& r, const st
       off.rows.push_back({o.joint, number(o.value, "%.4g"), number(o.std, "%.2g")});
     report.table(off);
   }
+  if (!r.friction.empty()) {
+    report.heading("Joint friction and armature");
+    ReportTable fr;
+    fr.caption =
+        "Estimated with the inertial parameters (what the joint torque reads beyond the links' dynamics): viscous "
+        "[N m s/rad], Coulomb [N m], offset [N m], armature [kg m^2]. A grouped term acts exactly as the named base "
+        "parameter does on these data and is carried by it.";
+    fr.header = {"joint", "term", "value", "std", "truth"};
+    for (const JointFrictionTerm& f : r.friction)
+      fr.rows.push_back({f.joint, f.term,
+                         f.grouped_with.empty() ? number(f.value, "%.4g") : "grouped with " + f.grouped_with,
+                         f.grouped_with.empty() ? number(f.std, "%.2g") : "", f.truth ? number(*f.truth, "%.4g") : ""});
+    report.table(fr);
+    if (r.torque_rms_without_friction && r.identified_rms.torque)
+      report.paragraph(
+          "Held-out joint-torque RMS " + number(*r.identified_rms.torque, "%.4g") +
+          " N m with these terms; the same fit without them: " + number(*r.torque_rms_without_friction, "%.4g") +
+          " N m (" + number(*r.torque_rms_without_friction / std::max(*r.identified_rms.torque, 1e-300), "%.3g") +
+          " times). " +
+          (*r.torque_rms_without_friction > 2.0 * *r.identified_rms.torque
+               ? "Friction matters on this robot: keep the terms."
+               : "The terms explain little here."));
+  }
   if (!r.weighting_scales.empty()) {
     report.heading("Residual weighting");
     report.paragraph(

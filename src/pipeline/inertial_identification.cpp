@@ -24,7 +24,9 @@
 #include "dynid/ident/physical_consistency.hpp"
 #include "dynid/ident/sensor_projection.hpp"
 #include "dynid/ident/streaming_least_squares.hpp"
+#include "dynid/model/random_state.hpp"
 #include "dynid/model/robot.hpp"
+#include "dynid/model/sidecar_reader.hpp"
 #include "dynid/model/topology.hpp"
 #include "dynid/model/urdf_writer.hpp"
 #include "dynid/pipeline/identification_report.hpp"
@@ -172,6 +174,19 @@ std::string base_parameters_text(const InertialIdentificationResult& r) {
       s << "      " << std::left << std::setw(26) << t.joint << std::right << std::setw(14) << std::setprecision(6)
         << t.value << " +- " << std::setprecision(3) << t.std << "\n";
   }
+  if (!r.friction.empty()) {
+    s << "Joint friction and drive terms, standard deviation (docs/identification.md, \"Joint friction and "
+         "armature\")\n";
+    for (const JointFrictionTerm& f : r.friction) {
+      s << "      " << std::left << std::setw(26) << f.joint << std::setw(10) << f.term << std::right;
+      if (f.grouped_with.empty())
+        s << std::setw(14) << std::setprecision(6) << f.value << " +- " << std::setprecision(3) << f.std;
+      else
+        s << "  grouped with " << f.grouped_with;
+      if (f.truth) s << "  truth " << std::setprecision(6) << *f.truth;
+      s << "\n";
+    }
+  }
   return s.str();
 }
 
@@ -251,13 +266,93 @@ void report_progress(const InertialIdentificationOptions& o, double fraction, co
 
 }  // namespace
 
+namespace {
+
+/// The joint friction and drive unknowns of `--friction` / `--armature`, after the torque offsets:
+/// one per joint with a torque sensor in the set and term, except the terms whose column the base
+/// parameters already have (found at random states: an armature grouped with a link inertia), which
+/// go to grouped_friction. Appends their names ("friction.TERM.JOINT") to unknown_names.
+void add_friction_unknowns(InertialProblem& p) {
+  const InertialIdentificationOptions& o = p.options;
+  p.friction_terms = parse_joint_friction_terms(o.friction, o.armature, o.coulomb_smoothing_velocity);
+  if (!p.friction_terms.any()) return;
+  if (p.set.torque_joints.empty())
+    throw std::invalid_argument("--friction / --armature: sensor set '" + o.sensors +
+                                "' uses no joint torque sensor (friction shows in measured joint torques)");
+  if (p.friction_terms.offset && o.torque_offsets)
+    throw std::invalid_argument("--friction offset and --torque-offsets are the same unknown: use one");
+  if (p.fixed_part) throw std::invalid_argument("--friction / --armature with --fix-mass-com: not yet");
+  std::vector<InertialProblem::FrictionUnknown> candidates;
+  for (std::size_t k = 0; k < p.set.torque_joints.size(); ++k) {
+    const Body& b = p.model.bodies[static_cast<std::size_t>(p.set.torque_joints[k])];
+    for (const std::string& term : p.friction_terms.names())
+      candidates.push_back({b.joint_name, term, b.idx_v, static_cast<int>(k)});
+  }
+  // The equations at random states (unit-scale velocities and accelerations), base and friction
+  // columns side by side.
+  IdentificationRows rows(p.model, p.sidecar(), p.base, p.set, ForceNoise{});
+  std::mt19937 rng(20260514);
+  MatrixX base_rows, friction_rows;
+  const int states = 30;
+  for (int i = 0; i < states; ++i) {
+    const StateSample state = random_state(p.model, rng);
+    MotionSample s;
+    s.q = state.q;
+    s.v = state.v;
+    s.a = state.a;
+    s.joint_torques = VectorX::Zero(p.model.nv);
+    s.contact_wrenches.assign(p.sidecar().contacts.size(), Force::Zero());
+    rows.build(s);
+    const Eigen::Index m = rows.rows().rows(), r0 = base_rows.rows();
+    base_rows.conservativeResize(r0 + m, p.base.num_base());
+    friction_rows.conservativeResize(r0 + m, static_cast<Eigen::Index>(candidates.size()));
+    base_rows.bottomRows(m) = rows.rows();
+    for (std::size_t c = 0; c < candidates.size(); ++c)
+      friction_rows.block(r0, static_cast<Eigen::Index>(c), m, 1) =
+          rows.torque_offset_columns().col(candidates[c].sensor) *
+          joint_friction_regressor(candidates[c].term, s.v[candidates[c].velocity_index],
+                                   s.a[candidates[c].velocity_index], p.friction_terms.coulomb_smoothing_velocity);
+  }
+  const FrictionGrouping grouping = group_friction_columns(base_rows, friction_rows);
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    if (grouping.separable[c]) {
+      p.friction.push_back(candidates[c]);
+      p.unknown_names.push_back("friction." + candidates[c].term + "." + candidates[c].joint);
+      continue;
+    }
+    const VectorX g = grouping.base_coefficients.col(static_cast<Eigen::Index>(c));
+    if (candidates[c].term != "armature" || !g.allFinite() || g.norm() == 0.0)
+      throw std::runtime_error("the " + candidates[c].term + " friction of joint '" + candidates[c].joint +
+                               "' cannot be told from the inertial parameters with sensor set '" + p.set.label +
+                               "'; leave it out of --friction");
+    p.grouped_friction.emplace_back(candidates[c], g);
+  }
+  p.num_offsets += static_cast<int>(p.friction.size());
+}
+
+}  // namespace
+
 InertialProblem prepare_inertial_identification(const InertialIdentificationOptions& options) {
   InertialProblem p;
   p.options = options;
   InertialIdentificationOptions& o = p.options;
-  p.robot = load_robot(o.model);
+  UrdfReadOptions read_options;
+  if (o.fixed_base) read_options.floating_base = false;
+  p.robot = load_robot(o.model, read_options);
+  if (!p.robot.sidecar && o.fixed_base) {
+    // A fixed-base arm without a sidecar: no contacts, no IMU, a torque measurement at every joint.
+    RobotSidecar arm;
+    arm.source_path = "(--fixed-base without a sidecar: every joint's torque measured)";
+    arm.robot = p.robot.model.name;
+    arm.base_link = p.robot.model.links[0].name;
+    arm.floating_base = false;
+    arm.joint_torque_sensors = {"all"};
+    attach_sidecar(p.robot.model, arm);
+    p.robot.sidecar = arm;
+  }
   if (!p.robot.sidecar)
-    throw std::runtime_error(p.robot.urdf_path + ": identification needs the robot's sidecar (contacts, sensors)");
+    throw std::runtime_error(p.robot.urdf_path + ": identification needs the robot's sidecar (contacts, sensors)" +
+                             (p.robot.model.floating_base ? "; a fixed-base arm can go without: --fixed-base" : ""));
   const RobotSidecar& sidecar = *p.robot.sidecar;
   if (o.lock_upper_body) {
     for (const JointLock& l : upper_body_locks(p.robot.model, sidecar)) o.locks.push_back(l);
@@ -342,6 +437,8 @@ InertialProblem prepare_inertial_identification(const InertialIdentificationOpti
     p.unknown_names.push_back(
         "offset." +
         model.bodies[static_cast<std::size_t>(p.set.torque_joints[static_cast<std::size_t>(k)])].joint_name);
+  p.num_torque_offsets = p.num_offsets;
+  add_friction_unknowns(p);
   p.unknown_names.insert(p.unknown_names.end(), names.begin(), names.end());
   if (p.cad_prior) {
     // N(nominal, S) on the standard parameters; on base parameters N(K pi_0, K S K^T).
@@ -435,7 +532,15 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
     if (p.fixed_part || n_off > 0) {
       const Eigen::Index m = rows.rows().rows();
       A_all.resize(m, np);
-      if (n_off > 0) A_all.leftCols(n_off) = rows.torque_offset_columns();
+      const int n_torque = p.num_torque_offsets;
+      if (n_torque > 0) A_all.leftCols(n_torque) = rows.torque_offset_columns();
+      for (std::size_t f = 0; f < p.friction.size(); ++f) {
+        const InertialProblem::FrictionUnknown& u = p.friction[f];
+        A_all.col(n_torque + static_cast<Eigen::Index>(f)) =
+            rows.torque_offset_columns().col(u.sensor) *
+            joint_friction_regressor(u.term, s.v[u.velocity_index], s.a[u.velocity_index],
+                                     p.friction_terms.coulomb_smoothing_velocity);
+      }
       if (p.fixed_part) {
         const MatrixX& PY = rows.projected_regressor();
         for (int k = 0; k < nx; ++k) A_all.col(n_off + k) = PY.col(p.free_params[static_cast<std::size_t>(k)]);
@@ -459,7 +564,7 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
   if (parallel) {
     parallel->flush();
     e.parallel_filter = ParallelFilterUse{parallel->cutoff_hz(), parallel->decimation(), parallel->samples_in(),
-                                          parallel->samples_out()};
+                                          parallel->samples_out(), parallel->standard_deviation_factor()};
   }
   if (e.samples == 0) throw std::runtime_error(o.data + ": no training samples");
   const double prior = p.fixed_part ? std::max(p.prior, 1e-6) : p.prior;
@@ -538,6 +643,8 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
     add_prior(ls);
   }
   e.solution = ls.solve(p.unknown_names);
+  // Rows of low-passed noise kept faster than twice its bandwidth are not independent.
+  if (e.parallel_filter) e.solution.standard_deviation *= e.parallel_filter->standard_deviation_factor;
   e.information_factor = ls.information_factor();
   e.factor_rhs = ls.factor_rhs();
   e.residual_sum_of_squares = ls.residual_sum_of_squares();
@@ -647,12 +754,33 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
     const VectorX offsets = R.topLeftCorner(n_off, n_off)
                                 .triangularView<Eigen::Upper>()
                                 .solve(z.head(n_off) - R.topRightCorner(n_off, nx) * x_final);
-    for (int k = 0; k < n_off; ++k) {
+    for (std::size_t f = 0; f < p.friction.size(); ++f) {
+      const Eigen::Index k = p.num_torque_offsets + static_cast<Eigen::Index>(f);
+      r.friction.push_back({p.friction[f].joint, p.friction[f].term, p.friction[f].velocity_index, offsets[k],
+                            sol.standard_deviation[k], std::nullopt, ""});
+    }
+    for (int k = 0; k < p.num_torque_offsets; ++k) {
       const int b = p.set.torque_joints[static_cast<std::size_t>(k)];
       r.torque_offsets.push_back({model.bodies[static_cast<std::size_t>(b)].joint_name,
                                   model.bodies[static_cast<std::size_t>(b)].idx_v, offsets[k],
                                   sol.standard_deviation[k]});
     }
+  }
+  if (!p.friction.empty() && !p.fixed_part) {
+    // The fit without the friction columns: the folded problem ||R x - z||^2 with those columns
+    // dropped is the least squares of the same rows without them.
+    const int n_torque = p.num_torque_offsets, nf = static_cast<int>(p.friction.size());
+    MatrixX R_keep(np, np - nf);
+    R_keep << e.information_factor.leftCols(n_torque), e.information_factor.rightCols(nx);
+    const VectorX y = R_keep.colPivHouseholderQr().solve(e.factor_rhs);
+    r.torque_offsets_without_friction = y.head(n_torque);
+    r.base_values_without_friction = y.tail(nx);
+  }
+  for (const auto& [u, g] : p.grouped_friction) {
+    Eigen::Index largest = 0;
+    g.cwiseAbs().maxCoeff(&largest);
+    r.friction.push_back({u.joint, u.term, u.velocity_index, std::numeric_limits<double>::quiet_NaN(), 0.0,
+                          std::nullopt, base.name(static_cast<int>(largest))});
   }
   r.identified_model = model;
   r.identified_model.set_inertial_parameters(r.standard_parameters);
@@ -681,8 +809,45 @@ std::optional<Model> load_truth_model(const InertialProblem& p) {
   return truth;
 }
 
+namespace {
+
+/// The true friction and drive terms of a simulation: the `actuators:` of the sidecar next to the
+/// truth URDF (damping -> viscous, coulomb_friction -> coulomb, armature or gear_ratio^2
+/// rotor_inertia -> armature; offsets are not in a sidecar). Unset where it has none.
+void attach_friction_truth(const InertialProblem& p, InertialIdentificationResult& r) {
+  namespace fs = std::filesystem;
+  const fs::path sidecar_path = fs::path(p.options.truth_urdf).replace_extension(".yaml");
+  std::error_code ec;
+  if (r.friction.empty() || !fs::is_regular_file(sidecar_path, ec)) return;
+  const RobotSidecar truth = read_sidecar_file(sidecar_path.string());
+  for (JointFrictionTerm& f : r.friction)
+    for (const ActuatorInfo& a : truth.actuators) {
+      if (a.joint != f.joint) continue;
+      if (f.term == "viscous" && a.damping) f.truth = *a.damping;
+      if (f.term == "coulomb" && a.coulomb_friction) f.truth = *a.coulomb_friction;
+      if (f.term == "armature" && a.armature) f.truth = *a.armature;
+      if (f.term == "armature" && !a.armature && a.gear_ratio && a.rotor_inertia)
+        f.truth = *a.gear_ratio * *a.gear_ratio * *a.rotor_inertia;
+    }
+}
+
+}  // namespace
+
 void compare_with_truth(const InertialProblem& p, const Model& truth, InertialIdentificationResult& r) {
   r.base_truth = base_parameter_values(p.base, truth.inertial_parameters());
+  attach_friction_truth(p, r);
+  // A grouped armature adds to the base parameters it groups with: the truth the data can show.
+  for (const auto& [u, g] : p.grouped_friction)
+    for (const JointFrictionTerm& f : r.friction)
+      if (f.joint == u.joint && f.term == u.term && f.truth) *r.base_truth += g * *f.truth;
+  std::map<std::string, double> largest;
+  for (const JointFrictionTerm& f : r.friction)
+    if (f.truth && f.grouped_with.empty()) largest[f.term] = std::max(largest[f.term], std::abs(*f.truth));
+  for (const JointFrictionTerm& f : r.friction)
+    if (f.truth && f.grouped_with.empty()) {
+      const double e = std::abs(f.value - *f.truth) / std::max({std::abs(*f.truth), 0.01 * largest[f.term], 1e-300});
+      r.friction_max_rel_error = std::max(r.friction_max_rel_error.value_or(0.0), e);
+    }
   r.truth_total_mass = truth.total_mass();
   r.base_param_max_rel_error = base_parameter_relative_errors(p.base, r.base_values, *r.base_truth).maxCoeff();
   r.total_mass_error = r.total_mass - *r.truth_total_mass;
@@ -706,7 +871,15 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
   auto validation = open_motion_source(p, true);
   IdentificationRows vrows(model, sidecar, p.base, p.set, validation->noise());
   vrows.set_support(model, sidecar, p.validation_set.segments);
-  RmsAccumulator acc_nominal, acc_identified, acc_truth;
+  RmsAccumulator acc_nominal, acc_identified, acc_truth, acc_without_friction;
+  // Standard parameters with the base parameters of the fit without friction (any such vector
+  // predicts the same generalized forces).
+  std::optional<VectorX> pi_without_friction;
+  if (r.base_values_without_friction) {
+    const MatrixX& K = p.base.K;
+    pi_without_friction =
+        pi_nominal + K.transpose() * (K * K.transpose()).ldlt().solve(*r.base_values_without_friction - K * pi_nominal);
+  }
   // Projection that removes every contact force (the `joints` set), for the projected RMS.
   const SensorSet contacts_unmeasured = parse_sensor_set(model, sidecar, "joints");
   std::vector<int> contact_frames;
@@ -731,22 +904,24 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
   // residual series (nominal, identified, truth: the columns) low-passed and decimated the same way.
   // Unmeasured torques (NaN) ride as a zero with a zero mask; a change of mask starts a new run.
   std::optional<ParallelRowFilter> residual_filter, projected_filter;
-  const int models = pi_truth ? 3 : 2;
+  // Columns: nominal, identified, then the truth and the fit without friction when there are.
+  std::vector<RmsAccumulator*> column_acc = {&acc_nominal, &acc_identified};
+  if (pi_truth) column_acc.push_back(&acc_truth);
+  if (pi_without_friction) column_acc.push_back(&acc_without_friction);
+  const int models = static_cast<int>(column_acc.size());
   if (o.parallel_filter.cutoff_hz > 0.0) {
     const double rate = source_sample_rate(o, p.validation_set);
     residual_filter.emplace(rate, o.parallel_filter,
                             [&](const MatrixX& R, const VectorX&, const VectorX& measured, double) {
-                              RmsAccumulator* acc[3] = {&acc_nominal, &acc_identified, &acc_truth};
                               for (int m = 0; m < models; ++m) {
                                 VectorX residual = R.col(m);
                                 for (Eigen::Index i = 0; i < residual.size(); ++i)
                                   if (measured[i] == 0.0) residual[i] = std::numeric_limits<double>::quiet_NaN();
-                                acc[m]->add(residual, model.floating_base, MatrixX());
+                                column_acc[static_cast<std::size_t>(m)]->add(residual, model.floating_base, MatrixX());
                               }
                             });
     projected_filter.emplace(rate, o.parallel_filter, [&](const MatrixX& R, const VectorX&, const VectorX&, double) {
-      RmsAccumulator* acc[3] = {&acc_nominal, &acc_identified, &acc_truth};
-      for (int m = 0; m < models; ++m) acc[m]->add_projected(R.col(m));
+      for (int m = 0; m < models; ++m) column_acc[static_cast<std::size_t>(m)]->add_projected(R.col(m));
     });
   }
   MatrixX residuals, projected;
@@ -759,6 +934,20 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
     VectorX pred_identified = vrows.regressor() * r.standard_parameters;
     for (const TorqueOffset& t : r.torque_offsets)
       pred_identified[t.velocity_index] += t.value;  // what the sensor reads
+    VectorX pred_without_friction;
+    if (pi_without_friction) {
+      pred_without_friction = vrows.regressor() * *pi_without_friction;
+      for (int k = 0; k < p.num_torque_offsets; ++k)
+        pred_without_friction[model.bodies[static_cast<std::size_t>(p.set.torque_joints[static_cast<std::size_t>(k)])]
+                                  .idx_v] += (*r.torque_offsets_without_friction)[k];
+    }
+    VectorX truth_friction = VectorX::Zero(model.nv);
+    for (const JointFrictionTerm& fr : r.friction) {
+      const double x = joint_friction_regressor(fr.term, s.v[fr.velocity_index], s.a[fr.velocity_index],
+                                                p.friction_terms.coulomb_smoothing_velocity);
+      if (fr.grouped_with.empty()) pred_identified[fr.velocity_index] += fr.value * x;
+      if (fr.truth) truth_friction[fr.velocity_index] += *fr.truth * x;
+    }
     contact_projector.resize(0, 0);
     if (f.allFinite())
       contact_projector = project_sensors(model, projection_data, s.q, contacts_unmeasured, contact_frames).projector;
@@ -766,7 +955,8 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
       residuals.resize(model.nv, models);
       residuals.col(0) = pred_nominal - f;
       residuals.col(1) = pred_identified - f;
-      if (pi_truth) residuals.col(2) = vrows.regressor() * *pi_truth - f;
+      if (pi_truth) residuals.col(2) = vrows.regressor() * *pi_truth + truth_friction - f;
+      if (pi_without_friction) residuals.col(models - 1) = pred_without_friction - f;
       measured_mask = f.array().isFinite().cast<double>();
       for (Eigen::Index i = 0; i < f.size(); ++i)
         if (!std::isfinite(f[i])) residuals.row(i).setZero();
@@ -778,7 +968,9 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
     } else {
       acc_nominal.add(pred_nominal - f, model.floating_base, contact_projector);
       acc_identified.add(pred_identified - f, model.floating_base, contact_projector);
-      if (pi_truth) acc_truth.add(vrows.regressor() * *pi_truth - f, model.floating_base, contact_projector);
+      if (pi_truth)
+        acc_truth.add(vrows.regressor() * *pi_truth + truth_friction - f, model.floating_base, contact_projector);
+      if (pi_without_friction) acc_without_friction.add(pred_without_friction - f, model.floating_base, MatrixX());
     }
     if (r.validation_samples++ % stride == 0) {
       r.series.time.push_back(s.time);
@@ -807,6 +999,7 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
   r.nominal_rms = acc_nominal.rms();
   r.identified_rms = acc_identified.rms();
   if (pi_truth) r.truth_rms = acc_truth.rms();
+  if (pi_without_friction) r.torque_rms_without_friction = acc_without_friction.rms().torque;
   r.warnings.clear();
   const auto worse = [&](const char* what, const char* unit, double nominal, double identified) {
     if (identified > nominal)
@@ -848,11 +1041,13 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
                              ? "last " + std::to_string(static_cast<int>(100 * o.holdout_fraction)) + " % of " + o.data
                              : o.validate;
   j["base_parameters"] = p.base.num_base();
-  j["parallel_filter"] = r.parallel_filter ? json{{"cutoff_hz", r.parallel_filter->cutoff_hz},
-                                                  {"decimation", r.parallel_filter->decimation},
-                                                  {"samples_in", r.parallel_filter->samples_in},
-                                                  {"samples_out", r.parallel_filter->samples_out}}
-                                           : json(nullptr);
+  j["parallel_filter"] = r.parallel_filter
+                             ? json{{"cutoff_hz", r.parallel_filter->cutoff_hz},
+                                    {"decimation", r.parallel_filter->decimation},
+                                    {"samples_in", r.parallel_filter->samples_in},
+                                    {"samples_out", r.parallel_filter->samples_out},
+                                    {"standard_deviation_factor", r.parallel_filter->standard_deviation_factor}}
+                             : json(nullptr);
   j["condition_number"] = r.condition_number;
   j["residual_rms_weighted"] = r.residual_rms_weighted;
   if (p.cad_prior) {
@@ -888,6 +1083,26 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
       offsets.push_back({{"joint", t.joint}, {"offset", t.value}, {"std", t.std}});
     j["torque_offsets"] = offsets;
   }
+  if (!r.friction.empty()) {
+    json friction = json::object();
+    for (const JointFrictionTerm& f : r.friction) {
+      json& joint = friction[f.joint];
+      if (!f.grouped_with.empty()) {
+        joint[f.term] = nullptr;
+        joint["grouped_with"][f.term] = f.grouped_with;
+      } else {
+        joint[f.term] = f.value;
+        joint["std"][f.term] = f.std;
+      }
+      if (f.truth) joint["truth"][f.term] = *f.truth;
+    }
+    j["friction"] = friction;
+    j["friction_units"] =
+        "viscous N m s/rad, coulomb N m, offset N m, armature kg m^2 (prismatic joints: N s/m, N, N, kg); "
+        "grouped_with: not separable from that base parameter, which carries it";
+    j["coulomb_smoothing_velocity"] = p.friction_terms.coulomb ? p.friction_terms.coulomb_smoothing_velocity : 0.0;
+    if (r.friction_max_rel_error) j["friction_max_rel_error"] = *r.friction_max_rel_error;
+  }
   j["estimate"] = p.fixed_part   ? "two-phase: masses and COMs of " + o.fix_mass_com + " kept"
                   : o.consistent ? "physically consistent (LMI, log-det barrier)"
                                  : "least squares";
@@ -917,6 +1132,8 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
       "generalized force in the null space of the contact Jacobians (contact forces projected out)";
   // With the parallel filter the residuals are low-passed and decimated like the training equations.
   v["band_hz"] = o.parallel_filter.cutoff_hz > 0.0 ? json(o.parallel_filter.cutoff_hz) : json(nullptr);
+  // With friction: the same fit without the friction columns (how much the friction explains).
+  if (r.torque_rms_without_friction) v["torque_rms"]["identified_without_friction"] = *r.torque_rms_without_friction;
   j["validation"] = v;
   if (!r.parameter_error_vs_nominal.empty()) {
     json ratios = json::object();
@@ -934,6 +1151,38 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
   j["warnings"] = r.warnings;
   return j.dump(2) + "\n";
 }
+
+namespace {
+
+/// The identified friction as a sidecar's `actuators:` entries (docs/robot-sidecar.md; read back by
+/// read_actuators_file): damping, coulomb_friction, armature per joint. Offsets and grouped
+/// armatures have no key; they are listed as comments.
+std::string friction_actuators_yaml(const InertialProblem& p, const InertialIdentificationResult& r) {
+  std::string y = "# Joint friction and armature identified by dynid identify inertial from " + p.options.data +
+                  "\n# (summary.json friction; Coulomb smoothed over " +
+                  format_exact(p.friction_terms.coulomb_smoothing_velocity) +
+                  " rad/s). Copy into the robot's sidecar.\n" + "actuators:\n";
+  std::vector<std::string> joints;
+  for (const JointFrictionTerm& f : r.friction)
+    if (std::find(joints.begin(), joints.end(), f.joint) == joints.end()) joints.push_back(f.joint);
+  static const std::map<std::string, std::string> kKey = {
+      {"viscous", "damping"}, {"coulomb", "coulomb_friction"}, {"armature", "armature"}};
+  for (const std::string& joint : joints) {
+    y += "  - joint: " + joint + "\n";
+    for (const JointFrictionTerm& f : r.friction) {
+      if (f.joint != joint) continue;
+      if (!f.grouped_with.empty())
+        y += "    # " + f.term + ": grouped with base parameter " + f.grouped_with + "\n";
+      else if (f.term == "offset")
+        y += "    # offset: " + format_exact(f.value) + " N m (no sidecar key)\n";
+      else
+        y += "    " + kKey.at(f.term) + ": " + format_exact(f.value) + "\n";
+    }
+  }
+  return y;
+}
+
+}  // namespace
 
 std::vector<std::string> write_inertial_identification(const InertialProblem& p, const InertialIdentificationResult& r,
                                                        const std::string& out_dir) {
@@ -971,6 +1220,10 @@ std::vector<std::string> write_inertial_identification(const InertialProblem& p,
   write_file_atomically(out_dir + "/base_parameters.json", bp.dump(2) + "\n");
   write_file_atomically(out_dir + "/base_parameters.txt", base_parameters_text(r));
   write_file_atomically(out_dir + "/summary.json", r.summary_json);
+  if (!r.friction.empty()) {
+    write_file_atomically(out_dir + "/actuators.yaml", friction_actuators_yaml(p, r));
+    written.push_back(out_dir + "/actuators.yaml");
+  }
   write_identification_report(r, out_dir + "/report.html");
   for (const char* f : {"/base_parameters.json", "/base_parameters.txt", "/summary.json", "/report.html"})
     written.push_back(out_dir + f);

@@ -122,5 +122,18 @@ TEST(ParallelRowFilter, RefusesACutOffAboveNyquist) {
                std::invalid_argument);
 }
 
+TEST(ParallelRowFilter, NoiseBandwidthAndStandardDeviationFactor) {
+  // Zero-phase order-2 Butterworth: power gain 1 / (1 + (f/fc)^4)^2, whose integral over f is
+  // fc 3 pi / (8 sqrt 2) (analog; the bilinear warping is negligible at fc = rate / 500).
+  const ParallelRowFilter filter(1000.0, {.cutoff_hz = 2.0}, [](auto&&...) {});
+  EXPECT_NEAR(filter.noise_bandwidth_hz(), 2.0 * 3.0 * M_PI / (8.0 * std::sqrt(2.0)), 1e-3);
+  // Kept at 4 rows per cut-off period (decimation 125: 8 Hz), twice as fast as twice the bandwidth.
+  EXPECT_EQ(filter.decimation(), 125);
+  EXPECT_NEAR(filter.standard_deviation_factor(), std::sqrt(8.0 / (2.0 * filter.noise_bandwidth_hz())), 1e-12);
+  // Decimated below twice the bandwidth: the rows are (nearly) independent, no correction.
+  const ParallelRowFilter sparse(1000.0, {.cutoff_hz = 2.0, .decimation = 400}, [](auto&&...) {});
+  EXPECT_DOUBLE_EQ(sparse.standard_deviation_factor(), 1.0);
+}
+
 }  // namespace
 }  // namespace dynid

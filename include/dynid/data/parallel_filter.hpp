@@ -52,12 +52,21 @@ class ParallelRowFilter {
   double cutoff_hz() const { return options_.cutoff_hz; }
   long samples_in() const { return samples_in_; }
   long samples_out() const { return samples_out_; }
+  /// Noise-equivalent bandwidth of the zero-phase filter [Hz]: the integral of its power gain
+  /// |H(f)|^4 from 0 to the Nyquist frequency (0.83 x the cut-off for order 2).
+  double noise_bandwidth_hz() const;
+  /// How much least-squares standard deviations computed as if the kept rows' noise were white
+  /// understate the real ones: white sensor noise low-passed to bandwidth B and kept at rate f_rows
+  /// is correlated from row to row, and for regressors below the cut-off the estimate's variance is
+  /// f_rows / (2 B) times the white-noise formula's (1 when f_rows <= 2 B). The square root of that.
+  double standard_deviation_factor() const;
 
  private:
   ParallelFilterOptions options_;
   Sink sink_;
   IirFilter filter_;
   double period_ = 0.0;
+  double sample_rate_hz_ = 0.0;
   int decimation_ = 1;
   Eigen::Index capacity_ = 0;  ///< samples per chunk
   // The run being buffered: column k holds sample k's rows, column-major [A | b] (rows x (cols + 1)).

@@ -25,6 +25,9 @@
 //  - joint torques: the `torques` stream (strain-gauge sensors between gear and link: the torque
 //    acting on the link), low-passed with the same filter; NaN for joints without a sensor.
 //
+// A fixed-base robot (no free-flyer): the joints and the joint torques only, no base, no IMU, no
+// contact wrenches.
+//
 // Every stream is resampled to the encoder times (linear interpolation after filtering). The first
 // and last `trim_s` seconds are dropped (filter edge transients). The samples are held in memory
 // (a few hundred bytes each); the estimation that consumes them is streaming.
@@ -72,6 +75,10 @@ class SensorSource : public MotionSource {
   ForceNoise noise() const override { return noise_; }
 
  private:
+  /// The fixed-base path: filtered encoder positions `qj` (joints x samples) at `times`.
+  void fixed_base_samples(const Model& model, const RobotSidecar& sidecar, const DatasetInfo& dataset,
+                          const SensorSourceOptions& options, TimeWindow window, const Eigen::MatrixXd& qj,
+                          const Eigen::VectorXd& times);
   std::vector<MotionSample> samples_;
   std::size_t cursor_ = 0;
   std::string description_;

@@ -15,6 +15,7 @@
 
 #include <array>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,6 +26,7 @@
 #include "dynid/data/sensor_source.hpp"
 #include "dynid/ident/base_parameters.hpp"
 #include "dynid/ident/cad_prior.hpp"
+#include "dynid/ident/joint_friction.hpp"
 #include "dynid/ident/physical_consistency.hpp"
 #include "dynid/ident/residual_weighting.hpp"
 #include "dynid/ident/sensor_projection.hpp"
@@ -35,7 +37,10 @@
 namespace dynid {
 
 struct InertialIdentificationOptions {
-  std::string model;                ///< URDF path or bundled robot name (its sidecar is required)
+  std::string model;  ///< URDF path or bundled robot name (its sidecar is required)
+  /// The model's root is fixed to the world whatever the URDF and sidecar say; without a sidecar,
+  /// one with every joint's torque measured and no contacts is assumed.
+  bool fixed_base = false;
   std::string data;                 ///< data set directory (training; also validation by default)
   std::string sensors = "contact";  ///< sensor set: full | contact | joints | comma-separated names
   /// "truth" (noise-free stream), "sensors" (what the robot measures) or "mocap" (markers for the
@@ -67,6 +72,12 @@ struct InertialIdentificationOptions {
   std::string weighting = "sensors";
   /// Also estimate a constant offset of each joint torque sensor the set uses (docs/identification.md).
   bool torque_offsets = false;
+  /// Joint friction and drive unknowns per joint with a torque sensor in the set
+  /// (ident/joint_friction.hpp): `friction` "viscous,coulomb,offset" (any subset; empty: none),
+  /// `armature` the reflected rotor inertia, `coulomb_smoothing_velocity` v_s of tanh(qd / v_s) [rad/s].
+  std::string friction;
+  bool armature = false;
+  double coulomb_smoothing_velocity = 0.02;
   std::string fix_mass_com;            ///< URDF whose masses and first moments are kept (two-phase mode)
   SensorSourceOptions sensor_options;  ///< of "sensors"
   /// Gautier's parallel filter on the training equations (data/parallel_filter.hpp): both sides
@@ -85,6 +96,9 @@ struct ParallelFilterUse {
   double cutoff_hz = 0.0;
   int decimation = 1;
   long samples_in = 0, samples_out = 0;
+  /// ParallelRowFilter::standard_deviation_factor: applied to the least-squares standard
+  /// deviations (not to the CAD prior's posterior, whose data weight comes from the blocks' spread).
+  double standard_deviation_factor = 1.0;
 };
 
 /// RMS of the equation residuals Y pi - f on the validation motion (paper 004 fig. 6).
@@ -125,6 +139,17 @@ struct TorqueOffset {
   double std = 0.0;    ///< its standard deviation
 };
 
+/// An estimated joint friction or drive term (ident/joint_friction.hpp), or one grouped with the
+/// base parameters (then not estimated: `grouped_with` names the base parameter that carries it).
+struct JointFrictionTerm {
+  std::string joint, term;
+  int velocity_index = 0;
+  double value = 0.0;  ///< [N m s/rad], [N m], [N m] or [kg m^2] (prismatic: N s/m, N, N, kg); NaN when grouped
+  double std = 0.0;
+  std::optional<double> truth;  ///< with a truth model whose sidecar states it
+  std::string grouped_with;
+};
+
 struct InertialIdentificationResult {
   BaseParameters base;
   std::string source_description;
@@ -155,6 +180,15 @@ struct InertialIdentificationResult {
   /// than the nominal one, each a sentence with both RMS values: the data do not support the fit there.
   std::vector<std::string> warnings;
   std::vector<TorqueOffset> torque_offsets;  ///< with `torque_offsets`
+  std::vector<JointFrictionTerm> friction;   ///< with `friction` / `armature`
+  /// With a truth model whose sidecar has the friction: max over the estimated terms of
+  /// |identified - truth| / max(|truth|, 1 % of the largest truth of the same term).
+  std::optional<double> friction_max_rel_error;
+  /// With friction: the same least squares without the friction columns (solved from the folded
+  /// factor, no second pass), its base parameters and torque sensor offsets, and its held-out joint
+  /// torque RMS, so a user sees how much the friction terms explain.
+  std::optional<VectorX> base_values_without_friction, torque_offsets_without_friction;
+  std::optional<double> torque_rms_without_friction;
   /// With the CAD prior: c (the equations' error in units of their sensors' noise, squared), and per
   /// inertial unknown (base parameter, or free standard parameter in two-phase mode) its prior
   /// standard deviation and how much of its prior variance the data removed (0 kept at CAD .. 1
@@ -191,8 +225,19 @@ struct InertialProblem {
   /// indices of the estimated standard parameters.
   std::optional<VectorX> fixed_part;
   std::vector<int> free_params;
-  VectorX x_nominal;  ///< nominal value of each inertial unknown (the prior's target)
-  int num_offsets = 0;
+  VectorX x_nominal;    ///< nominal value of each inertial unknown (the prior's target)
+  int num_offsets = 0;  ///< unknowns before the inertial ones: torque sensor offsets, then friction
+  int num_torque_offsets = 0;
+  /// Joint friction and drive unknowns (after the torque offsets), and the terms grouped with the
+  /// base parameters (FrictionGrouping), each with its coefficients on the base parameters.
+  JointFrictionTerms friction_terms;
+  struct FrictionUnknown {
+    std::string joint, term;
+    int velocity_index = 0;
+    int sensor = 0;  ///< index in set.torque_joints: the column of P S^T
+  };
+  std::vector<FrictionUnknown> friction;
+  std::vector<std::pair<FrictionUnknown, VectorX>> grouped_friction;
   std::vector<std::string> unknown_names;  ///< offsets, then the inertial unknowns
   double prior = 0.0;                      ///< the isotropic prior weight used (not with the CAD prior)
   bool cad_prior = false;                  ///< the CAD prior with its weight from the data
@@ -251,7 +296,8 @@ void validate_identification(const InertialProblem& problem, const Model* truth,
 std::string inertial_summary_json(const InertialProblem& problem, const InertialIdentificationResult& result);
 
 /// Stage 7: the identified URDF (when no joint is locked), base_parameters.json/.txt, summary.json
-/// (result.summary_json) and report.html in `out_dir`, each written atomically. Returns the paths.
+/// (result.summary_json), report.html and, with friction, actuators.yaml in `out_dir`, each written
+/// atomically. Returns the paths.
 std::vector<std::string> write_inertial_identification(const InertialProblem& problem,
                                                        const InertialIdentificationResult& result,
                                                        const std::string& out_dir);
