@@ -1,7 +1,7 @@
 // dynid identify SUBCOMMAND: identification commands. `inertial` is here; each further
 // subcommand registers itself with one line in register_identify.
 //
-// dynid identify inertial MODEL DATA --sensors SET --out DIR [--source truth|sensors|mocap] [--truth URDF]
+// dynid identify inertial MODEL DATA --sensors SET --out DIR [--source sensors|mocap|truth] [--truth URDF]
 //   [--validate DATA] [--lock JOINT=VALUE ...] [--consistent] [--prior WEIGHT] [--weighting sensors|residual]
 //   [--fixed-base] [--torque-offsets] [--friction viscous,coulomb,offset] [--armature] [--coulomb-smoothing-velocity
 //   RAD_S]
@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "commands.hpp"
+#include "dynid/core/staged_directory.hpp"
 #include "dynid/pipeline/inertial_identification.hpp"
 #include "progress_line.hpp"
 
@@ -44,9 +45,10 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
       ->required();
   cmd->add_option("--out", o.out_dir, "Output directory")->required();
   cmd->add_option("--source", o.source,
-                  "truth (noise-free stream) | sensors (encoders, IMU, F/T) | mocap (markers, force plates, encoders)")
+                  "sensors (default: encoders, IMU, F/T, what a real robot has) | mocap (markers, force plates, "
+                  "encoders) | truth (oracle: the simulator's noise-free stream)")
       ->check(CLI::IsMember({"truth", "sensors", "mocap"}))
-      ->default_val("truth");
+      ->default_val("sensors");
   cmd->add_option("--truth", o.truth_urdf, "True URDF: report the error of the identified base parameters");
   cmd->add_option("--validate", o.validate, "Data set for validation (default: the last 30 % of DATA)");
   cmd->add_option("--holdout", o.holdout_fraction, "Held-out share of DATA when --validate is not given")
@@ -157,7 +159,10 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
                                   : args->mocap_joints == "markers" ? MocapJoints::Markers
                                                                     : MocapJoints::Auto;
       if (!args->quiet) opts.progress = progress_line();
+      StagedDirectory out(opts.out_dir, "identify inertial");  // a kill -9 leaves the previous output or none
+      opts.out_dir = out.path();
       const InertialIdentificationResult r = run_inertial_identification(opts);
+      out.commit();
       std::cout << r.summary_json;
       for (const std::string& w : r.warnings) std::cerr << "warning: " << w << "\n";
       return 0;

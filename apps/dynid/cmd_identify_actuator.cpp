@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "dynid/core/number_format.hpp"
+#include "dynid/core/staged_directory.hpp"
 #include "dynid/pipeline/actuator_identification.hpp"
 #include "progress_line.hpp"
 
@@ -22,9 +23,11 @@ struct IdentifyActuatorArgs {
 
 int run(IdentifyActuatorArgs a) {
   a.options.progress = progress_line();
+  StagedDirectory out(a.out, "identify actuator");  // a kill -9 leaves the previous output or none
   const Robot robot = load_robot(a.model);
   const ActuatorIdentificationResult r = run_actuator_identification(robot, a.options);
-  write_actuator_identification(r, a.out);
+  write_actuator_identification(r, out.path());
+  out.commit();
   const auto& s = r.summary;
   std::cout << "dynid identify actuator: " << a.options.joint;
   if (s.contains("ilc"))

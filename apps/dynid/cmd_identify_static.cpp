@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "dynid/core/number_format.hpp"
+#include "dynid/core/staged_directory.hpp"
 #include "dynid/pipeline/static_pipeline.hpp"
 
 namespace dynid::cli {
@@ -25,9 +26,11 @@ int run(IdentifyStaticArgs a) {
   a.options.pose_source = a.pose_source == "encoders" ? PoseSource::Encoders : PoseSource::Markers;
   a.options.windows = a.windows == "segments" ? WindowSource::Segments : WindowSource::Detect;
   a.options.prior = a.prior == "nominal" ? StaticPrior::Nominal : StaticPrior::Scaled;
+  StagedDirectory out(a.out, "identify static");  // a kill -9 leaves the previous output or none
   const Robot robot = load_robot(a.model);
   const StaticPipelineResult r = run_static_identification(robot, a.data, a.options);
-  write_static_identification(r, robot, a.out);
+  write_static_identification(r, robot, out.path());
+  out.commit();
   const auto& s = r.summary;
   std::cout << "dynid identify static: " << r.poses.size() << " poses (" << s["poses"]["fit"].get<int>() << " fit, "
             << s["poses"]["heldout"].get<int>() << " held out); held-out GCOM error "

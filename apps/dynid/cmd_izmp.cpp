@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "dynid/core/number_format.hpp"
+#include "dynid/core/staged_directory.hpp"
 #include "dynid/pipeline/izmp.hpp"
 #include "dynid/pipeline/izmp_study.hpp"
 #include "progress_line.hpp"
@@ -68,21 +69,25 @@ int run_izmp_command(const IzmpArgs& a) {
     o.settings.noise_seed = *a.inertial_noise;
   }
   if (!a.quiet) o.progress = progress_line();
+  StagedDirectory out(a.out, "izmp");  // a kill -9 leaves the previous output or none
   const IzmpResult result = run_izmp(o);
-  write_izmp_outputs(result, a.out);
+  write_izmp_outputs(result, out.path());
+  out.commit();
   std::cout << result.summary.dump(2) << "\n";
   return 0;
 }
 
 int run_study_command(const StudyArgs& a) {
+  StagedDirectory out(a.out, "izmp study");  // a kill -9 leaves the previous output or none
   IzmpStudyOptions o;
   o.robot = a.robot;
-  o.out_dir = a.out;
+  o.out_dir = out.path();
   o.seed = a.seed;
   o.steps = a.steps;
   o.differences = parse_difference_scheme(a.differences);
   if (!a.quiet) o.progress = progress_line();
   const IzmpStudyResult r = run_izmp_study(o);
+  out.commit();
   std::cout << r.table << "summary: " << a.out << "/summary.json, report: " << a.out << "/report.html\n";
   return 0;
 }

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "dynid/core/staged_directory.hpp"
 #include "dynid/scenarios/scenario.hpp"
 #include "progress_line.hpp"
 
@@ -62,7 +63,8 @@ void register_simulate(CLI::App& app, Action& action) {
       const Robot robot = load_robot(args->model);
       ScenarioOptions options;
       options.scenario = args->scenario;
-      options.out_dir = args->out;
+      StagedDirectory out(args->out, "simulate");  // a kill -9 leaves the previous data set or none
+      options.out_dir = out.path();
       options.seed = args->seed;
       options.noise = parse_noise_level(args->noise);
       options.slope_deg = args->slope;
@@ -78,6 +80,7 @@ void register_simulate(CLI::App& app, Action& action) {
       if (!args->quiet) options.progress = progress_line();
       check_scenario(robot, options);
       const ScenarioSummary s = run_scenario(robot, options);
+      out.commit();
       if (!args->quiet && isatty(STDERR_FILENO)) std::cerr << "\n";
       std::cout << s.summary_json;
       return s.fell ? 1 : 0;

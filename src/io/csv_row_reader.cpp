@@ -1,10 +1,13 @@
 #include "dynid/io/csv_row_reader.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
+
+#include "dynid/io/csv_stream.hpp"
 
 namespace dynid {
 
@@ -51,6 +54,9 @@ bool CsvRowReader::next(std::vector<double>& row) {
         if (ec != std::errc() || ptr != field.data() + field.size())
           throw std::runtime_error(path_ + ": line " + std::to_string(line_) + ": '" + std::string(field) +
                                    "' is not a number");
+        if (!std::isfinite(x))
+          throw std::runtime_error(path_ + ": line " + std::to_string(line_) + ": '" + std::string(field) +
+                                   "' is not a finite number (a missing sample is an empty field)");
       }
       row[count++] = x;
       start = i + 1;
@@ -59,6 +65,8 @@ bool CsvRowReader::next(std::vector<double>& row) {
       throw std::runtime_error(path_ + ": line " + std::to_string(line_) + " has " +
                                (count > header_.size() ? std::string("more") : std::to_string(count)) +
                                " fields, the header has " + std::to_string(header_.size()));
+    check_sample_time(path_, line_, row[0], previous_time_);
+    previous_time_ = row[0];
     return true;
   }
   return false;
@@ -68,6 +76,7 @@ void CsvRowReader::rewind() {
   in_.clear();
   in_.seekg(data_start_);
   line_ = 1;
+  previous_time_ = -std::numeric_limits<double>::infinity();
 }
 
 }  // namespace dynid

@@ -47,6 +47,16 @@ Eigen::Index CsvStream::column(const std::string& name) const {
   throw std::runtime_error(path + ": no channel '" + name + "'");
 }
 
+void check_sample_time(const std::string& path, long line, double time, double previous) {
+  const std::string where = path + ": line " + std::to_string(line) + ": ";
+  if (std::isnan(time)) throw std::runtime_error(where + "no time stamp");
+  if (!(time > previous)) {
+    char text[96];
+    std::snprintf(text, sizeof(text), "time %.9g s is not after the previous sample's %.9g s", time, previous);
+    throw std::runtime_error(where + text + (time == previous ? " (duplicate time stamp)" : " (out of order)"));
+  }
+}
+
 CsvStream read_csv_stream(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot open the file");
@@ -76,6 +86,9 @@ CsvStream read_csv_stream(const std::string& path) {
         if (ec != std::errc() || ptr != field.data() + field.size())
           throw std::runtime_error(path + ": line " + std::to_string(row + 1) + ": '" + std::string(field) +
                                    "' is not a number");
+        if (!std::isfinite(x))
+          throw std::runtime_error(path + ": line " + std::to_string(row + 1) + ": '" + std::string(field) +
+                                   "' is not a finite number (a missing sample is an empty field)");
       }
       data.push_back(x);
       ++count;
@@ -84,6 +97,8 @@ CsvStream read_csv_stream(const std::string& path) {
     if (count != cols)
       throw std::runtime_error(path + ": line " + std::to_string(row + 1) + " has " + std::to_string(count) +
                                " fields, the header has " + std::to_string(cols));
+    check_sample_time(path, row + 1, data[data.size() - cols],
+                      data.size() > cols ? data[data.size() - 2 * cols] : -std::numeric_limits<double>::infinity());
   }
   const Eigen::Index n = static_cast<Eigen::Index>(data.size() / cols);
   s.values = Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(

@@ -226,6 +226,22 @@ C3dFile parse_c3d(const std::string& bytes, const std::string& label) {
   if (data_block < 2 || data_block <= first_byte)
     r.fail("bad data pointer: the data section is said to start at block " + std::to_string(data_block));
   const std::size_t data_start = (data_block - 1) * kBlock;
+  // The header's count runs past the end of the data while POINT:FRAMES gives a smaller one that the
+  // data hold (ezc3d's Optotrak.c3d: header 1149 frames, parameters and data 30): the parameters win,
+  // as in ezc3d and the C3D User Guide, with a warning. A count nothing in the file backs stays an
+  // error ("truncated" below): a cut file is refused, not read short.
+  if (frame_bytes > 0 && data_start <= bytes.size())
+    if (const C3dParameter* p = params.find("POINT", "FRAMES"); p && !p->numbers.empty()) {
+      const double n = p->unsigned_numbers().front();
+      const double held = static_cast<double>((bytes.size() - data_start) / frame_bytes);
+      if (held < frames && n >= 1.0 && n < frames && n <= held && n == std::floor(n)) {
+        file.warnings.push_back("the header says " + std::to_string(static_cast<long>(frames)) +
+                                " frames, POINT:FRAMES " + std::to_string(static_cast<long>(n)) +
+                                " and the data hold " + std::to_string(static_cast<long>(held)) + "; read " +
+                                std::to_string(static_cast<long>(n)) + " (the parameters')");
+        frames = n;
+      }
+    }
   const auto n_frames = static_cast<std::size_t>(frames);
   if (frame_bytes > 0 && (data_start > bytes.size() || (bytes.size() - data_start) / frame_bytes < n_frames))
     r.fail("truncated: " + std::to_string(n_frames) + " frames of " + std::to_string(frame_bytes) +

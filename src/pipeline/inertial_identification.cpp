@@ -44,11 +44,25 @@ int unit_class(const std::string& name) {
   return 2;
 }
 
+/// One line naming the way out when the data set lacks the streams the chosen source reads: a
+/// simulated set with only its truth stream names the oracle option rather than a missing file.
+void require_source_streams(const std::string& source, const DatasetInfo& dataset) {
+  if (source == "truth" && !dataset.has_stream("truth"))
+    throw std::runtime_error(dataset.directory +
+                             ": no truth stream (--source truth is the simulator's oracle; recorded data: "
+                             "--source sensors)");
+  if (source == "sensors" && !dataset.has_stream("encoders"))
+    throw std::runtime_error(dataset.directory + ": no sensor streams (encoders) for --source sensors" +
+                             (dataset.has_stream("truth")
+                                  ? "; it has only the simulator's noise-free stream: --source truth reads it "
+                                    "as an oracle"
+                                  : ""));
+}
+
 std::unique_ptr<MotionSource> make_source(const InertialIdentificationOptions& o, const Model& model,
                                           const RobotSidecar& sidecar, const DatasetInfo& dataset, TimeWindow window) {
+  require_source_streams(o.source, dataset);
   if (o.source == "truth") {
-    if (!dataset.has_stream("truth"))
-      throw std::runtime_error(dataset.directory + ": no truth stream (recorded data: use --source sensors)");
     return std::make_unique<TruthSource>(model, sidecar, dataset, window, o.locks);
   }
   if (o.source == "sensors")
@@ -361,6 +375,7 @@ InertialProblem prepare_inertial_identification(const InertialIdentificationOpti
   p.model = o.locks.empty() ? p.robot.model : lock_joints(p.robot.model, o.locks);
   Model& model = p.model;
   p.train_set = read_dataset_info(o.data);
+  require_source_streams(o.source, p.train_set);
   model.gravity = p.train_set.gravity;
   if (!(o.holdout_fraction > 0.0 && o.holdout_fraction < 1.0))
     throw std::invalid_argument("held-out fraction must lie in (0, 1)");
@@ -397,6 +412,7 @@ InertialProblem prepare_inertial_identification(const InertialIdentificationOpti
     p.validation_window.start = split;
   } else {
     p.validation_set = read_dataset_info(o.validate);
+    require_source_streams(o.source, p.validation_set);
   }
 
   // Two-phase mode: masses and first moments from a static identification move to the measured side

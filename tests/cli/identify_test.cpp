@@ -27,8 +27,8 @@ TEST(CliIdentify, SimulateThenIdentifyWritesTheDocumentedOutputs) {
   const std::string data = scratch("squat");
   const std::string out = scratch("out");
   ASSERT_EQ(run("simulate kid_humanoid --scenario squat --noise none --quiet --out " + data).code, 0);
-  const Result r = run("identify inertial kid_humanoid " + data + " --sensors contact --out " + out + " --truth " +
-                       data + "/truth.urdf");
+  const Result r = run("identify inertial kid_humanoid " + data + " --sensors contact --source truth --out " + out +
+                       " --truth " + data + "/truth.urdf");
   ASSERT_EQ(r.code, 0) << r.err;
   const json s = json::parse(r.out);
   for (const char* key : {"sensors", "samples", "base_parameters", "condition_number", "total_mass",
@@ -69,6 +69,23 @@ TEST(CliIdentify, SimulateThenIdentifyWritesTheDocumentedOutputs) {
   const Result missing = run("identify inertial kid_humanoid " + scratch("none") + " --sensors contact --out " + out);
   EXPECT_EQ(missing.code, 1);
   EXPECT_NE(missing.err.find("no such data set"), std::string::npos) << missing.err;
+
+  // The default source is the robot's own sensors: a data set holding only the simulator's truth
+  // stream is refused in one line that names the oracle option instead of read silently.
+  const std::string truth_only = scratch("truth_only");
+  fs::create_directories(truth_only);
+  fs::copy_file(data + "/truth.csv", truth_only + "/truth.csv");
+  json dataset = json::parse(std::ifstream(data + "/dataset.json"));
+  const json truth_stream = dataset["streams"]["truth"];
+  dataset["streams"] = json::object({{"truth", truth_stream}});
+  std::ofstream(truth_only + "/dataset.json") << dataset.dump(2);
+  const Result oracle_only = run("identify inertial kid_humanoid " + truth_only + " --sensors contact --out " + out);
+  EXPECT_EQ(oracle_only.code, 1);
+  EXPECT_NE(oracle_only.err.find("--source truth reads it as an oracle"), std::string::npos) << oracle_only.err;
+  EXPECT_EQ(std::count(oracle_only.err.begin(), oracle_only.err.end(), '\n'), 1) << oracle_only.err;
+  const Result help = run("identify inertial --help");
+  EXPECT_NE(help.out.find("sensors (default"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("truth (oracle: the simulator's noise-free stream)"), std::string::npos) << help.out;
 }
 
 }  // namespace

@@ -81,7 +81,10 @@ TEST(StaticCli, IdentifyStaticWritesSummaryUrdfAndReport) {
   EXPECT_EQ(s["poses"]["fit"].get<int>() + s["poses"]["heldout"].get<int>(), 8);
   EXPECT_EQ(s["poses"]["heldout"].get<int>(), 2);
   EXPECT_DOUBLE_EQ(s["total_mass"]["measured"].get<double>(), 77.6);
-  EXPECT_NEAR(s["total_mass"]["identified"].get<double>(), 77.6, 1e-9);
+  // The identified total mass is the --total-mass given (the fit's constraint); what the poses
+  // estimate is checked instead: the held-out poses' GCOM, closer than the CAD model's.
+  EXPECT_LT(s["gcom_error_mm"]["identified"]["heldout"]["mean"].get<double>(),
+            0.5 * s["gcom_error_mm"]["nominal"]["heldout"]["mean"].get<double>());
   for (const char* m : {"nominal", "identified"})
     for (const char* set : {"fit", "heldout"})
       for (const char* k : {"mean", "std", "max"})

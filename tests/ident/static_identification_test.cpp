@@ -78,7 +78,10 @@ TEST(StaticIdentification, NoiseFreePosesFitExactlyAndKeepTheWeighedMass) {
   o.prior = StaticPrior::Nominal;  // fixed bodies are right at their nominal values here
   o.cop_sigma = 1e-6;              // noise-free data: the prior only settles what the poses cannot see
   const StaticIdentificationResult r = identify_static(nominal, poses, o);
-  EXPECT_NEAR(r.identified.total_mass(), truth.total_mass(), 1e-9);
+  // The total mass is the fit's equality constraint (an input), so matching it shows nothing; what
+  // the poses estimate is the GCOM map, checked on held-out poses. Segment by segment the truth is
+  // not recovered here (masses up to 14 % off, the nominal 19 %): the poses leave directions
+  // unobservable (below) and the nominal prior settles them.
   double worst_nominal = 0.0, worst_identified = 0.0;
   for (const MeasuredStaticPose& p : poses) {
     if (!p.heldout) continue;

@@ -185,6 +185,7 @@ TEST(InertialIdentificationWalk, UpperBodyLockedHas94BaseParametersRecoveredWith
   o.model = "kid_humanoid";
   o.data = sim.out_dir;
   o.sensors = "contact";
+  o.source = "truth";  // the oracle: the simulator's noise-free stream
   o.lock_upper_body = true;
   o.truth_urdf = sim.out_dir + "/truth.urdf";
   const InertialIdentificationResult r = run_inertial_identification(o);

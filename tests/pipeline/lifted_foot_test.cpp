@@ -33,6 +33,7 @@ TEST(LiftedFoot, JointsOnlyIdentifiesBiped16FromOneSwayCycle) {
   o.data = so.out_dir;
   o.validate = so.out_dir;  // all of the cycle for training: each lift is in it
   o.sensors = "joints";
+  o.source = "truth";  // the oracle: the simulator's noise-free stream
   o.truth_urdf = so.out_dir + "/truth.urdf";
   const InertialIdentificationResult r = run_inertial_identification(o);
   ASSERT_TRUE(r.base_param_max_rel_error.has_value());

@@ -73,6 +73,7 @@ TEST(LockedExcitation, LockedJointsAreWeldedAndTheLockedModelIsRecoveredExactly)
   ident.model = "kid_humanoid";
   ident.data = sim.out_dir;
   ident.sensors = "full";
+  ident.source = "truth";  // the oracle: the simulator's noise-free stream
   ident.locks = design.locks;
   ident.truth_urdf = sim.out_dir + "/truth.urdf";
   // Standing, the feet stay planted and the legs only keep the balance: some of their inertia

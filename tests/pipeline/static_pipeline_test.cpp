@@ -60,7 +60,17 @@ TEST(StaticPipeline, RealisticPosesFromMarkerIkAgainstTheTrueRobot) {
   const nlohmann::json& s = r.summary;
   EXPECT_EQ(s["poses"]["fit"].get<int>(), 30);
   EXPECT_EQ(s["poses"]["heldout"].get<int>(), 10);
-  EXPECT_NEAR(s["total_mass"]["identified"].get<double>(), 77.6, 1e-9);
+  // The weighed mass is the fit's constraint (an input); the segments' COMs are estimated: where
+  // the CAD model misses the battery packs by centimetres (pelvis, torso: 17 and 38 mm) the
+  // identified COM is within 70 % of CAD's error (measured 33 %, 31 %), and nowhere is it more than
+  // 2 mm worse than CAD's (measured at most +0.7 mm, the shanks).
+  for (const auto& seg : s["segments"]) {
+    const double identified = seg["com_error_mm"].get<double>(), nominal = seg["com_error_mm_nominal"].get<double>();
+    if (nominal > 10.0) {
+      EXPECT_LT(identified, 0.7 * nominal) << seg["name"];
+    }
+    EXPECT_LT(identified, nominal + 2.0) << seg["name"];
+  }
   // Held-out poses: the CAD model misses the back-mounted battery packs, so its GCOM is
   // millimetres off (paper 000: 9.2 mm); the identified one sub-millimetre.
   const double nominal = s["gcom_error_mm"]["nominal"]["heldout"]["mean"].get<double>();

@@ -3,6 +3,7 @@
 // length, for passes over long data sets (identification folds rows as they arrive).
 
 #include <fstream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,7 @@ class CsvRowReader {
   std::vector<std::string> header_;
   std::string text_;
   long line_ = 1;
+  double previous_time_ = -std::numeric_limits<double>::infinity();  // [s], the last row's
   std::streampos data_start_;
 };
 

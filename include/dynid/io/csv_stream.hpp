@@ -47,4 +47,9 @@ struct CsvStream {
 /// Reads a CSV stream; throws "PATH: line N: reason" on malformed rows.
 CsvStream read_csv_stream(const std::string& path);
 
+/// Throws naming the file and line unless `time` [s] is given, finite and after `previous` [s]: a
+/// stream's samples are strictly increasing in time, so a duplicate or backward stamp is an error
+/// rather than a sample read at the wrong place.
+void check_sample_time(const std::string& path, long line, double time, double previous);
+
 }  // namespace dynid

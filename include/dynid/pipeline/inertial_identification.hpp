@@ -43,9 +43,10 @@ struct InertialIdentificationOptions {
   bool fixed_base = false;
   std::string data;                 ///< data set directory (training; also validation by default)
   std::string sensors = "contact";  ///< sensor set: full | contact | joints | comma-separated names
-  /// "truth" (noise-free stream), "sensors" (what the robot measures) or "mocap" (markers for the
-  /// base, encoders or markers for the joints, force plates for the contact wrenches)
-  std::string source = "truth";
+  /// "sensors" (what the robot measures: the default, what a real robot has), "mocap" (markers for
+  /// the base, encoders or markers for the joints, force plates for the contact wrenches) or "truth"
+  /// (oracle: the simulator's noise-free stream; only simulated data sets have it)
+  std::string source = "sensors";
   std::string validate;           ///< data set for validation; empty = hold out the end of `data`
   double holdout_fraction = 0.3;  ///< held-out share at the end of `data` when `validate` is empty
   std::vector<JointLock> locks;
