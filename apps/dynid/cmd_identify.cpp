@@ -6,7 +6,8 @@
 //   [--fixed-base] [--torque-offsets] [--friction viscous,coulomb,offset] [--armature] [--coulomb-smoothing-velocity
 //   RAD_S]
 //   [--fix-mass-com URDF]
-//   [--cutoff HZ] [--no-lowpass] [--no-imu-bias] [--parallel-filter HZ]
+//   [--cutoff HZ] [--no-lowpass] [--no-imu-bias] [--parallel-filter HZ] [--time-offset STREAM=S ...]
+//   [--align-time]
 //   [--wrenches auto|ft|plates] [--mocap-joints auto|encoders|markers] [--holdout FRACTION]
 //   [--quiet]
 
@@ -34,6 +35,7 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
     std::string prior_scale = "learned";
     bool quiet = false;
     bool no_lowpass = false, no_imu_bias = false;
+    std::vector<std::string> time_offsets;
   };
   auto args = std::make_shared<Args>();
   InertialIdentificationOptions& o = args->o;
@@ -112,6 +114,13 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
       ->check(positive_hz);
   cmd->add_flag("--no-lowpass", args->no_lowpass,
                 "Sensor path: no low-pass of the streams (noise-free data; derivatives at the full rate)");
+  cmd->add_option("--time-offset", args->time_offsets,
+                  "Sensor path: a stream's clock offset against the encoders, STREAM=SECONDS (stream stamp minus "
+                  "robot time; repeatable), instead of the estimate")
+      ->type_name("STREAM=S");
+  cmd->add_flag("--align-time", o.align_time,
+                "Sensor path: estimate each stream's clock offset against the encoders (F/T, IMU) and apply "
+                "those above half an encoder period (for streams recorded on their own clocks)");
   cmd->add_flag("--no-imu-bias", args->no_imu_bias,
                 "Sensor path: keep the IMU readings as they are (no bias removal against leg kinematics)");
   cmd->add_option("--wrenches", o.sensor_options.wrenches, "Contact wrenches of the sensor path: auto | ft | plates")
@@ -155,6 +164,19 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
       if (args->cutoff_hz) opts.sensor_options.raw_when_noise_free = false;
       if (args->no_lowpass) opts.sensor_options.cutoff_hz = 0.0;
       if (args->no_imu_bias) opts.sensor_options.remove_imu_bias = false;
+      for (const std::string& text : args->time_offsets) {
+        const std::size_t eq = text.find('=');
+        std::size_t used = 0;
+        double seconds = 0.0;
+        try {
+          if (eq != std::string::npos) seconds = std::stod(text.substr(eq + 1), &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (eq == std::string::npos || eq == 0 || used == 0 || used != text.size() - eq - 1 || !std::isfinite(seconds))
+          throw std::invalid_argument("--time-offset '" + text + "': expected STREAM=SECONDS, e.g. ft=0.04");
+        opts.time_offsets[text.substr(0, eq)] = seconds;
+      }
       opts.mocap_options.joints = args->mocap_joints == "encoders"  ? MocapJoints::Encoders
                                   : args->mocap_joints == "markers" ? MocapJoints::Markers
                                                                     : MocapJoints::Auto;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "dynid/data/stream_resampling.hpp"
 #include "dynid/dynamics/kinematics.hpp"
 #include "dynid/io/csv_stream.hpp"
 #include "dynid/mocap/filtfilt.hpp"
@@ -13,57 +14,24 @@
 namespace dynid {
 namespace {
 
-/// Column `name` of a stream, filtered; throws naming the channel when absent or not finite.
-Eigen::VectorXd filtered_channel(const CsvStream& s, const std::string& name, const IirFilter& filter) {
-  const Eigen::Index c = s.column(name);
-  const Eigen::VectorXd x = s.values.col(c);
-  for (Eigen::Index i = 0; i < x.size(); ++i)
-    if (!std::isfinite(x[i]))
-      throw std::runtime_error(s.path + ": line " + std::to_string(i + 2) + ": channel '" + name +
-                               "' is empty or not finite");
-  if (filter.b.size() == 0) return x;  // no low-pass
-  if (x.size() <= filtfilt_padlen(filter))
-    throw std::runtime_error(s.path + ": too few samples (" + std::to_string(x.size()) + ") to filter");
-  return filtfilt(filter, x);
-}
-
-/// Linear interpolation of (t, x) at time t_query (clamped to the ends).
-double interpolate(const Eigen::VectorXd& t, const Eigen::VectorXd& x, double tq, Eigen::Index& hint) {
-  const Eigen::Index n = t.size();
-  if (tq <= t[0]) return x[0];
-  if (tq >= t[n - 1]) return x[n - 1];
-  while (hint + 1 < n && t[hint + 1] < tq) ++hint;
-  while (hint > 0 && t[hint] > tq) --hint;
-  const double u = (tq - t[hint]) / (t[hint + 1] - t[hint]);
-  return (1.0 - u) * x[hint] + u * x[hint + 1];
-}
-
-/// Signals of a stream filtered and resampled at `times`: one row per channel.
-Eigen::MatrixXd resampled(const CsvStream& s, const std::vector<std::string>& names, const IirFilter& filter,
-                          const Eigen::VectorXd& times) {
-  Eigen::MatrixXd out(static_cast<Eigen::Index>(names.size()), times.size());
-  const Eigen::VectorXd t = s.values.col(0);
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    const Eigen::VectorXd x = filtered_channel(s, names[i], filter);
-    Eigen::Index hint = 0;
-    for (Eigen::Index k = 0; k < times.size(); ++k)
-      out(static_cast<Eigen::Index>(i), k) = interpolate(t, x, times[k], hint);
-  }
-  return out;
-}
-
 /// The low-pass of the options at `rate`, or an empty filter (none) when the cut-off is <= 0.
 IirFilter lowpass(const SensorSourceOptions& o, double rate) {
   if (!(o.cutoff_hz > 0.0)) return {};
   return butterworth_lowpass(o.filter_order, o.cutoff_hz, rate);
 }
 
-/// `times` moved to where the samples of a stream's `quantity` belong: half a sample period later
-/// when a sample is the mean over the period before its stamp (dataset.json `stamp`).
-Eigen::VectorXd stamped(const Eigen::VectorXd& times, const StreamInfo& stream, const std::string& quantity = "",
-                        double offset = 0.0) {
+/// `times` (robot clock) moved to where the samples of stream `name`'s `quantity` belong: on the
+/// stream's clock (options.clocks), half a sample period later when a sample is the mean over the
+/// period before its stamp (dataset.json `stamp`), plus `offset` [s].
+Eigen::VectorXd stamped(const Eigen::VectorXd& times, const DatasetInfo& dataset, const std::string& name,
+                        const SensorSourceOptions& options, const std::string& quantity = "", double offset = 0.0) {
+  const StreamInfo& stream = dataset.stream(name);
   const double delay = stream.stamp_of(quantity) == Stamp::PeriodMean ? 0.5 / stream.rate_hz : 0.0;
-  return (times.array() + delay + offset).matrix();
+  const auto clock = options.clocks.find(name);
+  Eigen::VectorXd out(times.size());
+  for (Eigen::Index k = 0; k < times.size(); ++k)
+    out[k] = (clock == options.clocks.end() ? times[k] : clock->second.stream_time(times[k])) + delay + offset;
+  return out;
 }
 
 /// Joint torque sensors (the `torques` stream), filtered like the other streams and resampled at
@@ -83,7 +51,7 @@ Eigen::MatrixXd joint_torque_samples(const Model& model, const DatasetInfo& data
       names.push_back(torques.header[c]);
       rows.push_back(model.bodies[static_cast<std::size_t>(*b)].idx_v);
     }
-  const Eigen::MatrixXd values = resampled(torques, names, f, stamped(times, dataset.stream("torques")));
+  const Eigen::MatrixXd values = resampled(torques, names, f, stamped(times, dataset, "torques", options));
   for (std::size_t i = 0; i < rows.size(); ++i) joint_tau.row(rows[i]) = values.row(static_cast<Eigen::Index>(i));
   noise.torque = 0.15;
   return joint_tau;
@@ -167,7 +135,7 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
       for (const char* a : kFt)
         names.push_back(sidecar.ft_sensors[static_cast<std::size_t>(contact_ft[c])].name + "." + a);
     }
-    ft_values = resampled(ft, names, f, stamped(times, dataset.stream("ft")));
+    ft_values = resampled(ft, names, f, stamped(times, dataset, "ft", options));
     noise_.force = 0.125;
     noise_.moment = 0.003;
   } else {
@@ -186,7 +154,7 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
     static const char* const kPlate[6] = {"fx", "fy", "fz", "mx", "my", "mz"};
     for (const ForcePlateInfo& p : dataset.force_plates)
       for (const char* a : kPlate) names.push_back(p.name + "." + a);
-    plate_values = resampled(plates, names, f, stamped(times, dataset.stream("plates")));
+    plate_values = resampled(plates, names, f, stamped(times, dataset, "plates", options));
     noise_.force = 0.32;  // 0.25 N white plus 0.7 N quantization (0.2 N)
     noise_.moment = 0.05;
   }
@@ -202,20 +170,20 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
   // sample (for an instantaneous gyro at the encoder rate: the central difference).
   Eigen::MatrixXd gyro, gyro_after, gyro_before, accel;  // IMU axes [rad/s], specific force [m/s^2]
   SE3 base_imu = SE3::Identity();
-  if (sidecar.imu && dataset.has_stream("imu")) {
+  if (options.use_gyro && sidecar.imu && dataset.has_stream("imu")) {
     const Frame& fr = model.frames[static_cast<std::size_t>(model.frame_index(sidecar.imu->name))];
     if (fr.body == 1) {
       const CsvStream imu = read_csv_stream(dataset.stream("imu").file);
       const IirFilter f = lowpass(options, dataset.stream("imu").rate_hz);
       const std::string& nm = sidecar.imu->name;
-      const StreamInfo& info = dataset.stream("imu");
       const std::vector<std::string> g_names = {nm + ".gyro.x", nm + ".gyro.y", nm + ".gyro.z"};
-      gyro = resampled(imu, g_names, f, stamped(times, info, "gyro", -velocity_delay));
-      gyro_after = resampled(imu, g_names, f, stamped(times, info, "gyro", 0.5 * dt));
-      gyro_before = resampled(imu, g_names, f, stamped(times, info, "gyro", -0.5 * dt));
+      gyro = resampled(imu, g_names, f, stamped(times, dataset, "imu", options, "gyro", -velocity_delay));
+      gyro_after = resampled(imu, g_names, f, stamped(times, dataset, "imu", options, "gyro", 0.5 * dt));
+      gyro_before = resampled(imu, g_names, f, stamped(times, dataset, "imu", options, "gyro", -0.5 * dt));
       if (options.use_accelerometer &&
           std::find(imu.header.begin(), imu.header.end(), nm + ".acc.x") != imu.header.end())
-        accel = resampled(imu, {nm + ".acc.x", nm + ".acc.y", nm + ".acc.z"}, f, stamped(times, info, "acc"));
+        accel = resampled(imu, {nm + ".acc.x", nm + ".acc.y", nm + ".acc.z"}, f,
+                          stamped(times, dataset, "imu", options, "acc"));
       base_imu = fr.placement;
     }
   }

@@ -346,6 +346,45 @@ void add_friction_unknowns(InertialProblem& p) {
 
 }  // namespace
 
+namespace {
+
+/// The clocks the sensor path reads `dataset`'s streams on: given offsets as they are; estimated
+/// ones (with `align_time`) applied when they move a stream by at least half an encoder period
+/// somewhere in the recording (below that the stamps already agree to the sampling's resolution).
+std::map<std::string, AppliedStreamClock> stream_clocks(const InertialProblem& p, const DatasetInfo& dataset) {
+  const InertialIdentificationOptions& o = p.options;
+  std::map<std::string, AppliedStreamClock> out;
+  for (const auto& [stream, offset] : o.time_offsets) {
+    if (!dataset.has_stream(stream))
+      throw std::invalid_argument("--time-offset " + stream + "=...: " + dataset.directory + " has no stream '" +
+                                  stream + "'");
+    if (stream == "encoders")
+      throw std::invalid_argument("--time-offset: the encoders are the time reference; offset the other streams");
+    AppliedStreamClock c;
+    c.estimate.clock.offset_s = offset;
+    c.estimate.compared = "given (--time-offset)";
+    c.given = c.applied = true;
+    out[stream] = c;
+  }
+  if (!o.align_time || !p.model.floating_base) return out;
+  report_progress(o, 0.01, "time alignment of " + dataset.directory);
+  const double half_period = 0.5 / dataset.stream("encoders").rate_hz;
+  const auto [t0, t1] = source_time_range(o, dataset);
+  for (auto& [stream, estimate] :
+       estimate_stream_clocks(p.model, p.sidecar(), dataset, o.sensor_options, {}, o.locks)) {
+    if (out.count(stream)) continue;
+    AppliedStreamClock c;
+    c.estimate = estimate;
+    const StreamClock& k = estimate.clock;
+    const double largest = std::max(std::abs(k.stream_time(t0) - t0), std::abs(k.stream_time(t1) - t1));
+    c.applied = estimate.warning.empty() && largest >= half_period;
+    out[stream] = c;
+  }
+  return out;
+}
+
+}  // namespace
+
 InertialProblem prepare_inertial_identification(const InertialIdentificationOptions& options) {
   InertialProblem p;
   p.options = options;
@@ -415,6 +454,13 @@ InertialProblem prepare_inertial_identification(const InertialIdentificationOpti
     require_source_streams(o.source, p.validation_set);
   }
 
+  if (o.source == "sensors") {
+    p.train_clocks = stream_clocks(p, p.train_set);
+    p.validation_clocks = o.validate.empty() ? p.train_clocks : stream_clocks(p, p.validation_set);
+  } else if (!o.time_offsets.empty()) {
+    throw std::invalid_argument("--time-offset applies to the sensor path (--source sensors), not " + o.source);
+  }
+
   // Two-phase mode: masses and first moments from a static identification move to the measured side
   // and only the rotational inertias are estimated, as standard parameters (with a small pull toward
   // the nominal model for the combinations the data cannot see).
@@ -477,7 +523,10 @@ InertialProblem prepare_inertial_identification(const InertialIdentificationOpti
 }
 
 std::unique_ptr<MotionSource> open_motion_source(const InertialProblem& p, bool validation) {
-  return make_source(p.options, p.model, p.sidecar(), validation ? p.validation_set : p.train_set,
+  InertialIdentificationOptions o = p.options;
+  for (const auto& [stream, clock] : validation ? p.validation_clocks : p.train_clocks)
+    if (clock.applied) o.sensor_options.clocks[stream] = clock.estimate.clock;
+  return make_source(o, p.model, p.sidecar(), validation ? p.validation_set : p.train_set,
                      validation ? p.validation_window : p.train_window);
 }
 
@@ -688,6 +737,7 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
           : p.options.validate;
   r.samples = e.samples;
   r.parallel_filter = e.parallel_filter;
+  r.time_alignment = p.train_clocks;
   r.weighting_scales = e.weighting_scales;
   r.residual_rms_weighted = sol.residual_rms;
   if (e.cad_prior) {
@@ -1064,6 +1114,22 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
                                     {"samples_out", r.parallel_filter->samples_out},
                                     {"standard_deviation_factor", r.parallel_filter->standard_deviation_factor}}
                              : json(nullptr);
+  // Per stream: its clock against the encoders, as estimated (or given) and whether it was applied.
+  json alignment = json::object();
+  for (const auto& [stream, c] : r.time_alignment) {
+    json a = {{"offset_s", c.estimate.clock.offset_s},
+              {"drift_ppm", c.estimate.clock.drift_ppm},
+              {"reference_time_s", c.estimate.clock.reference_time_s},
+              {"source", c.given ? "given" : "estimated"},
+              {"applied", c.applied}};
+    if (!c.given) {
+      a["correlation"] = c.estimate.correlation;
+      a["compared"] = c.estimate.compared;
+    }
+    if (!c.estimate.warning.empty()) a["warning"] = c.estimate.warning;
+    alignment[stream] = a;
+  }
+  j["time_alignment"] = alignment;
   j["condition_number"] = r.condition_number;
   j["residual_rms_weighted"] = r.residual_rms_weighted;
   if (p.cad_prior) {

@@ -55,7 +55,12 @@ TEST(CliIdentify, SimulateThenIdentifyWritesTheDocumentedOutputs) {
            {"--sensors contact --lock l_knee=abc", "not a number"},
            {"--sensors contact --source sensors --parallel-filter 600", "half the sample rate"},
            {"--sensors contact --source mocap --parallel-filter 3",
-            "--parallel-filter works on --source sensors or truth"}}) {
+            "--parallel-filter works on --source sensors or truth"},
+           {"--sensors contact --time-offset ft", "expected STREAM=SECONDS"},
+           {"--sensors contact --time-offset ft=40ms", "expected STREAM=SECONDS"},
+           {"--sensors contact --time-offset vicon=0.1", "has no stream 'vicon'"},
+           {"--sensors contact --time-offset encoders=0.1", "the encoders are the time reference"},
+           {"--sensors contact --source truth --time-offset ft=0.1", "--time-offset applies to the sensor path"}}) {
     const Result bad = run("identify inertial kid_humanoid " + data + " --quiet --out " + scratch("bad") + " " + args);
     EXPECT_EQ(bad.code, 1) << args;
     EXPECT_NE(bad.err.find(fragment), std::string::npos) << args << ": " << bad.err;

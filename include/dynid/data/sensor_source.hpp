@@ -32,7 +32,11 @@
 // and last `trim_s` seconds are dropped (filter edge transients). The samples are held in memory
 // (a few hundred bytes each); the estimation that consumes them is streaming.
 
+#include <map>
+#include <string>
+
 #include "dynid/data/dataset_info.hpp"
+#include "dynid/data/stream_clock.hpp"
 #include "dynid/data/truth_source.hpp"
 #include "dynid/ident/motion_sample.hpp"
 #include "dynid/model/lock_joints.hpp"
@@ -46,8 +50,13 @@ struct SensorSourceOptions {
   double trim_s = 0.1;            ///< dropped at each end [s]
   std::string wrenches = "auto";  ///< "ft", "plates" or "auto" (ft when present, else plates)
   double lock_tolerance = 5e-3;   ///< locked joints must stay within this of their lock [rad]
+  /// Base angular velocity from the base IMU's gyro when it has one (else kinematics).
+  bool use_gyro = true;
   /// Base linear acceleration from the base IMU's accelerometer when it has one (else kinematics).
   bool use_accelerometer = true;
+  /// Per stream (dataset.json name): its clock against the encoders' (data/time_alignment.hpp
+  /// estimates them). Streams not named share the encoders' clock.
+  std::map<std::string, StreamClock> clocks;
   /// Plates path without marker registration: the estimated world is anchored at the first stance
   /// contact, so plate moments are only right when that contact sits at the world origin. Tests only.
   bool allow_plates_without_registration = false;

@@ -24,6 +24,7 @@
 #include "dynid/data/mocap_source.hpp"
 #include "dynid/data/parallel_filter.hpp"
 #include "dynid/data/sensor_source.hpp"
+#include "dynid/data/time_alignment.hpp"
 #include "dynid/ident/base_parameters.hpp"
 #include "dynid/ident/cad_prior.hpp"
 #include "dynid/ident/joint_friction.hpp"
@@ -81,6 +82,14 @@ struct InertialIdentificationOptions {
   double coulomb_smoothing_velocity = 0.02;
   std::string fix_mass_com;            ///< URDF whose masses and first moments are kept (two-phase mode)
   SensorSourceOptions sensor_options;  ///< of "sensors"
+  /// Sensor path: estimate each stream's clock offset against the encoders (data/time_alignment.hpp)
+  /// and apply the offsets that exceed half an encoder period (`--align-time`). Off (the default):
+  /// every stream as stamped; the estimate's own bias (0.1-1.7 ms on the bundled robots,
+  /// docs/identification.md) is larger than a shared clock's error.
+  bool align_time = false;
+  /// Sensor path: given clock offsets per stream [s] (`--time-offset STREAM=S`), used instead of
+  /// the estimate for that stream (stream stamp minus robot time).
+  std::map<std::string, double> time_offsets;
   /// Gautier's parallel filter on the training equations (data/parallel_filter.hpp): both sides
   /// low-passed at `cutoff_hz` and decimated, for the "sensors" and "truth" sources; cutoff_hz 0
   /// (the default): off, the equations of every sample as the source gives them.
@@ -151,6 +160,13 @@ struct JointFrictionTerm {
   std::string grouped_with;
 };
 
+/// A stream's clock as the identification used it.
+struct AppliedStreamClock {
+  StreamAlignment estimate;  ///< the estimate (or the given offset: `given`)
+  bool given = false;        ///< from --time-offset
+  bool applied = false;      ///< the sensor path read the stream on this clock
+};
+
 struct InertialIdentificationResult {
   BaseParameters base;
   std::string source_description;
@@ -198,6 +214,9 @@ struct InertialIdentificationResult {
   /// With a learned CAD prior scale: the fraction of each class (ident/cad_prior.hpp).
   std::optional<std::array<double, kCadParameterClasses>> cad_prior_fractions;
   std::optional<ParallelFilterUse> parallel_filter;  ///< when the training equations were filtered
+  /// Sensor path: each aligned stream's clock on the training data (estimated or given), whether
+  /// it was applied, and why not.
+  std::map<std::string, AppliedStreamClock> time_alignment;
   VectorX prior_std, determination;
   /// With a truth: per class of base parameter (mass, first_moment, inertia, and the inertia's
   /// Ixx_Ixy_Ixz, Iyy_Iyz, Izz), median |identified - truth| / median |nominal - truth|: below 1 the
@@ -218,6 +237,8 @@ struct InertialProblem {
   Model model;                            ///< locked, with the data set's gravity
   DatasetInfo train_set, validation_set;
   TimeWindow train_window, validation_window;
+  /// Sensor path: the clocks each data set's streams are read on (time alignment).
+  std::map<std::string, AppliedStreamClock> train_clocks, validation_clocks;
   SensorSet set;
   BaseParameters base;
   VectorX pi_nominal;    ///< standard parameters of the nominal (locked) model
@@ -265,6 +286,9 @@ struct InertialEstimate {
   MatrixX prior_information;
   std::optional<std::array<double, kCadParameterClasses>> cad_prior_fractions;
   std::optional<ParallelFilterUse> parallel_filter;  ///< when the training equations were filtered
+  /// Sensor path: each aligned stream's clock on the training data (estimated or given), whether
+  /// it was applied, and why not.
+  std::map<std::string, AppliedStreamClock> time_alignment;
   long samples = 0;
   std::string source_description;
 };
