@@ -1,7 +1,7 @@
 // `dynid simulate --perturb` (sim/perturbations.hpp) in a scenario: with `none` (the default) a walk
 // is the walk dynid simulated before the perturbations existed, to the last digit of truth.csv;
-// with `geometry` the MuJoCo model the simulation runs has the true joint origins and axes that
-// dataset.json lists, while the controllers' model stays nominal.
+// with `geometry` the MuJoCo model the simulation runs, and truth.urdf, have the true joint origins
+// and axes that dataset.json lists, while the controllers' model stays nominal.
 
 #include <gtest/gtest.h>
 
@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "../../src/scenarios/scenario_run.hpp"
+#include "dynid/model/urdf_reader.hpp"
 #include "dynid/scenarios/scenario.hpp"
 #include "support/scratch_files.hpp"
 #include "support/test_models.hpp"
@@ -61,6 +62,24 @@ TEST(Perturbations, NoneIsTheWalkOfBeforeAndGeometryChangesIt) {
   ASSERT_TRUE(listed.contains("geometry")) << listed.dump();
   EXPECT_EQ(listed["geometry"]["joints"].size(), static_cast<std::size_t>(robot.model.nv - 6));
   EXPECT_GT(listed["geometry"]["max_origin_error_m"].get<double>(), 0.1e-3);
+  // truth.urdf is the true robot: read back, its joints are the nominal ones plus the listed errors
+  // (the idealised walk's are the nominal ones).
+  const Model true_urdf = read_urdf_file(geometry.out_dir + "/truth.urdf");
+  const Model ideal_urdf = read_urdf_file(none.out_dir + "/truth.urdf");
+  for (std::size_t b = 1; b < robot.model.bodies.size(); ++b) {
+    const Body& nominal = robot.model.bodies[b];
+    if (nominal.joint_type == JointType::FreeFlyer) continue;
+    const json& e = listed["geometry"]["joints"][nominal.joint_name];
+    const Vector3 error(e["origin_error_m"][0], e["origin_error_m"][1], e["origin_error_m"][2]);
+    const Vector3 axis(e["true_axis"][0], e["true_axis"][1], e["true_axis"][2]);
+    const Body& read = true_urdf.bodies[static_cast<std::size_t>(true_urdf.body_index(nominal.name))];
+    EXPECT_LT((read.joint_placement.translation - nominal.joint_placement.translation - error).norm(), 1e-12)
+        << nominal.joint_name;
+    EXPECT_LT((read.axis - axis).norm(), 1e-12) << nominal.joint_name;
+    const Body& ideal = ideal_urdf.bodies[static_cast<std::size_t>(ideal_urdf.body_index(nominal.name))];
+    EXPECT_LT((ideal.joint_placement.translation - nominal.joint_placement.translation).norm(), 1e-15);
+    EXPECT_LT((ideal.axis - nominal.axis).norm(), 1e-15);
+  }
   for (const auto& [joint, e] : listed["geometry"]["joints"].items())
     for (const json& component : e["origin_error_m"])
       EXPECT_LE(std::abs(component.get<double>()), e["origin_tolerance_m"].get<double>()) << joint;

@@ -2,7 +2,8 @@
 // m's table, the true joints sit where MuJoCo's compiled model puts them, off the nominal ones by
 // errors spread over the documented tolerance band (neither zero nor beyond it), and the true
 // robot's feet, by MuJoCo's own kinematics, are off dynid's nominal kinematics by less than the
-// stacked tolerances allow but by more than nothing. Also the `--perturb` list's parsing.
+// stacked tolerances allow but by more than nothing; a URDF written from the perturbed model reads
+// back as that model. Also the `--perturb` list's parsing.
 
 #include "dynid/sim/geometry_perturbation.hpp"
 
@@ -14,6 +15,8 @@
 #include "dynid/dynamics/kinematics.hpp"
 #include "dynid/dynamics/sole_contacts.hpp"
 #include "dynid/model/topology.hpp"
+#include "dynid/model/urdf_reader.hpp"
+#include "dynid/model/urdf_writer.hpp"
 #include "dynid/sim/mjcf_export.hpp"
 #include "dynid/sim/perturbations.hpp"
 #include "support/test_models.hpp"
@@ -135,6 +138,31 @@ TEST(GeometryPerturbation, TrueFeetAreOffTheNominalKinematicsByLessThanTheStacke
     // and at right angles to the lever).
     EXPECT_GT(off, 0.1e-3) << "the perturbation is present";
     EXPECT_LT(off, bound) << "within the stacked tolerances";
+  }
+}
+
+TEST(GeometryPerturbation, WrittenUrdfIsThePerturbedModel) {
+  // Random trees with fixed links and rotated joint origins: a joint whose parent link is merged
+  // into a body by a rotated fixed joint has its URDF origin in that link's frame, not the body's.
+  for (unsigned seed = 1; seed <= 4; ++seed) {
+    const std::string path = test::write_temp_file(test::random_tree_urdf(12, seed), ".urdf");
+    const Model nominal = read_urdf_file(path);
+    Model truth = nominal;
+    const std::vector<JointGeometryError> errors = perturb_geometry(truth, seed);
+    ASSERT_FALSE(errors.empty());
+    const UrdfWriteReport written = write_urdf_inertials(truth, path);
+    const Model read = read_urdf_string(written.urdf);
+    ASSERT_EQ(read.bodies.size(), truth.bodies.size());
+    for (std::size_t b = 1; b < truth.bodies.size(); ++b) {
+      const Body& t = truth.bodies[b];
+      const Body& r = read.bodies[static_cast<std::size_t>(read.body_index(t.name))];
+      EXPECT_LT((r.joint_placement.translation - t.joint_placement.translation).norm(), 1e-12) << t.joint_name;
+      EXPECT_LT((r.joint_placement.rotation - t.joint_placement.rotation).norm(), 1e-12) << t.joint_name;
+      EXPECT_LT((r.axis - t.axis).norm(), 1e-12) << t.joint_name;
+    }
+    // The nominal model written back changes no joint.
+    for (const std::string& change : write_urdf_inertials(nominal, path).changes)
+      EXPECT_EQ(change.find("joint"), std::string::npos) << change;
   }
 }
 
