@@ -257,6 +257,7 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
   if (run.legs) {
     // walk --servo-control: paper 002's comparison (docs/actuators.md).
     const scenario_detail::LegServos& legs = *run.legs;
+    const auto [touchdown_peak_current, mean_current] = knee_touchdown_currents(run, run.sim->timestep());
     json knee_energy = json::object(), knee_tracking = json::object(), energy = json::object(),
          tracking = json::object(), knee_supply = json::object();
     for (const std::string& j : legs.joint_names()) {
@@ -283,8 +284,8 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
         {"knee_tracking_rms_rad", knee_tracking},
         {"tracking_rms_per_joint_rad", tracking},
         {"knee_supply_energy_j", knee_supply},
-        {"knee_touchdown_peak_current_a", knee_touchdown_currents(run, run.sim->timestep()).first},
-        {"knee_mean_current_a", knee_touchdown_currents(run, run.sim->timestep()).second},
+        {"knee_touchdown_peak_current_a", touchdown_peak_current},
+        {"knee_mean_current_a", mean_current},
         {"feedforward_reaction_time_s", legs.reaction_time_s()},
         {"true_servo",
          {{"dead_time_s", legs.dead_time_s()},
