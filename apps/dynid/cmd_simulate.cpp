@@ -2,6 +2,7 @@
 //                [--steps N] [--speed MPS] [--lock-upper-body] [--bus-rate HZ]
 //                [--motion M] [--duration S]
 //                [--servo-control high-gain|low-gain|feed-forward [--actuator-model SIDECAR.yaml]]
+//                [--perturb none|all|LIST]
 
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 #include "commands.hpp"
 #include "dynid/core/staged_directory.hpp"
 #include "dynid/scenarios/scenario.hpp"
+#include "dynid/sim/perturbations.hpp"
 #include "progress_line.hpp"
 
 namespace dynid::cli {
@@ -27,6 +29,7 @@ void register_simulate(CLI::App& app, Action& action) {
     std::string motion = "paper004";
     double duration = 0.0;
     std::string servo_control, actuator_model;
+    std::string perturb = "none";
   };
   auto args = std::make_shared<Args>();
   cmd->add_option("MODEL", args->model, "URDF file or bundled robot name (needs its sidecar)")->required();
@@ -57,12 +60,17 @@ void register_simulate(CLI::App& app, Action& action) {
   cmd->add_option("--actuator-model", args->actuator_model,
                   "Actuators file of the feed-forward's model, e.g. identify actuator's actuator.yaml "
                   "(default: the datasheet)");
+  cmd->add_option("--perturb", args->perturb,
+                  "Testbed imperfections of the true robot: none | all | a comma-separated list of: geometry "
+                  "(docs/scenarios.md; default none)")
+      ->default_val("none");
   cmd->add_flag("--quiet", args->quiet, "No progress output");
   cmd->callback([&action, args] {
     action = [args] {
       const Robot robot = load_robot(args->model);
       ScenarioOptions options;
       options.scenario = args->scenario;
+      options.perturbations = parse_perturbations(args->perturb);
       StagedDirectory out(args->out, "simulate");  // a kill -9 leaves the previous data set or none
       options.out_dir = out.path();
       options.seed = args->seed;

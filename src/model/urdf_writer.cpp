@@ -2,6 +2,8 @@
 
 #include <tinyxml2.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <iomanip>
 #include <map>
@@ -51,6 +53,53 @@ void set_inertial(tinyxml2::XMLDocument& doc, tinyxml2::XMLElement* link, const 
   inertia->SetAttribute("iyy", format_exact(I(1, 1)).c_str());
   inertia->SetAttribute("iyz", format_exact(I(1, 2)).c_str());
   inertia->SetAttribute("izz", format_exact(I(2, 2)).c_str());
+}
+
+Vector3 parse_vector(const tinyxml2::XMLElement* e, const char* attribute, const Vector3& absent) {
+  if (!e || !e->Attribute(attribute)) return absent;
+  std::istringstream s(e->Attribute(attribute));
+  Vector3 v = absent;
+  s >> v.x() >> v.y() >> v.z();
+  return v;
+}
+
+/// Moves the joint origins and axes of the file to the model's where they differ (a simulator's true
+/// geometry, sim/geometry_perturbation.hpp); a model read from the file leaves every joint as it is.
+void set_joint_geometry(tinyxml2::XMLDocument& doc, tinyxml2::XMLElement* robot, const Model& model,
+                        UrdfWriteReport& report) {
+  std::map<std::string, tinyxml2::XMLElement*> joints;
+  for (tinyxml2::XMLElement* j = robot->FirstChildElement("joint"); j; j = j->NextSiblingElement("joint"))
+    joints[j->Attribute("name") ? j->Attribute("name") : ""] = j;
+  std::map<std::string, const LinkRecord*> links;
+  for (const LinkRecord& l : model.links) links[l.name] = &l;
+  for (std::size_t b = 1; b < model.bodies.size(); ++b) {
+    const Body& body = model.bodies[b];
+    if (body.joint_type != JointType::Revolute && body.joint_type != JointType::Prismatic) continue;
+    const auto child = links.find(body.name);
+    if (child == links.end() || !joints.count(body.joint_name)) continue;
+    const auto parent = links.find(child->second->parent_link);
+    if (parent == links.end()) continue;
+    tinyxml2::XMLElement* joint = joints[body.joint_name];
+    // The URDF origin is in the parent link's frame, dynid's joint placement in the parent body's.
+    const SE3 origin = parent->second->placement_in_body.inverse() * body.joint_placement;
+    tinyxml2::XMLElement* origin_el = joint->FirstChildElement("origin");
+    const Vector3 file_xyz = parse_vector(origin_el, "xyz", Vector3::Zero());
+    const double moved = (origin.translation - file_xyz).norm();
+    if (moved > 1e-12 * (1.0 + file_xyz.norm())) {
+      if (!origin_el) origin_el = joint->InsertFirstChild(doc.NewElement("origin"))->ToElement();
+      origin_el->SetAttribute("xyz", format_exact(origin.translation).c_str());
+      report.changes.push_back("joint '" + body.joint_name + "': origin moved by " + format_exact(1e3 * moved) + " mm");
+    }
+    tinyxml2::XMLElement* axis_el = joint->FirstChildElement("axis");
+    const Vector3 file_axis = parse_vector(axis_el, "xyz", Vector3::UnitX()).normalized();
+    const double turned = std::acos(std::clamp(file_axis.dot(body.axis.normalized()), -1.0, 1.0));
+    if (turned > 1e-12) {
+      if (!axis_el) axis_el = joint->InsertEndChild(doc.NewElement("axis"))->ToElement();
+      axis_el->SetAttribute("xyz", format_exact(Vector3(body.axis.normalized())).c_str());
+      report.changes.push_back("joint '" + body.joint_name + "': axis turned by " +
+                               format_exact(turned * 180.0 / 3.14159265358979323846) + " deg");
+    }
+  }
 }
 
 bool same(const Inertia& a, const Inertia& b) {
@@ -112,6 +161,7 @@ UrdfWriteReport write_urdf_inertials(const Model& model, const std::string& orig
     report.changes.push_back("link '" + main->name + "': carries the whole identified body (mass " +
                              format_exact(body.inertia.mass) + " kg); inertials of the links fixed to it were removed");
   }
+  set_joint_geometry(doc, robot, model, report);
   tinyxml2::XMLPrinter printer;
   doc.Print(&printer);
   report.urdf = printer.CStr();

@@ -126,6 +126,7 @@ void LegServos::apply(const VectorX& q, const VectorX& v, const VectorX& q_targe
       j.supply_energy_j += supply * std::abs(s.current_a) * dt;
       const double e = q[j.idx_q] - q_target[j.idx_q];
       j.squared_error += e * e;
+      j.abs_current_a.push_back(std::abs(s.current_a));
     }
   }
   if (measuring) ++samples_;
@@ -145,6 +146,10 @@ const LegServos::Joint& LegServos::joint(const std::string& name) const {
 
 double LegServos::energy_j(const std::string& name) const { return joint(name).energy_j; }
 double LegServos::supply_energy_j(const std::string& name) const { return joint(name).supply_energy_j; }
+
+const std::vector<double>& LegServos::current_history_a(const std::string& name) const {
+  return joint(name).abs_current_a;
+}
 
 double LegServos::total_energy_j() const {
   double e = 0.0;

@@ -70,6 +70,9 @@ class LegServos {
   /// RMS of the true joint position minus the target over the leg joints and servo periods [rad].
   double tracking_rms_rad() const;
   double tracking_rms_rad(const std::string& joint) const;
+  /// |I| of the servo of `joint` at every servo period while measuring [A] (the current spikes at
+  /// touch-down paper 002 names as a cause of its energy saving).
+  const std::vector<double>& current_history_a(const std::string& joint) const;
 
  private:
   struct Joint {
@@ -81,6 +84,7 @@ class LegServos {
     double last_current_a = 0.0;
     double reported_supply_v = 0.0;  ///< the supply register (0.1 V steps) at the last period
     double energy_j = 0.0, supply_energy_j = 0.0, squared_error = 0.0;
+    std::vector<double> abs_current_a;  ///< per servo period while measuring
   };
   const Joint& joint(const std::string& name) const;
 

@@ -15,6 +15,7 @@
 #include "dynid/scenarios/servo_bench.hpp"
 #include "dynid/scenarios/static_poses.hpp"
 #include "dynid/sim/dataset_recorder.hpp"
+#include "dynid/sim/geometry_perturbation.hpp"
 #include "dynid/sim/simulation.hpp"
 #include "dynid/sim/true_model.hpp"
 #include "scenario_run.hpp"
@@ -25,6 +26,63 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 using scenario_detail::Run;
 using scenario_detail::Segment;
+
+namespace {
+
+constexpr double kTouchdownBeforeS = 0.02, kTouchdownAfterS = 0.15;  // window of a touch-down's current spike
+
+/// dataset.json's `perturbations`: each testbed imperfection switched on, with its magnitudes.
+json perturbations_json(const Run& run) {
+  json out = json::object();
+  if (perturbation_enabled(run.options.perturbations, "geometry")) {
+    json joints = json::object();
+    double max_origin = 0.0, max_tilt = 0.0;
+    for (const JointGeometryError& e : run.geometry) {
+      const Vector3& d = e.origin_error;
+      joints[e.joint] = {{"origin_error_m", {d.x(), d.y(), d.z()}},
+                         {"origin_tolerance_m", e.origin_tolerance_m},
+                         {"true_axis", {e.true_axis.x(), e.true_axis.y(), e.true_axis.z()}},
+                         {"axis_tilt_deg", e.axis_tilt_rad * 180.0 / M_PI},
+                         {"axis_tolerance_deg", e.axis_tolerance_rad * 180.0 / M_PI}};
+      max_origin = std::max(max_origin, d.cwiseAbs().maxCoeff());
+      max_tilt = std::max(max_tilt, e.axis_tilt_rad);
+    }
+    out["geometry"] = {{"source",
+                        "ISO 2768-1 class m general tolerances of machined parts: each joint origin component "
+                        "uniform within the linear limit, each axis tilted uniformly within the angular limit, "
+                        "by the joint's offset from its parent joint (at least 20 mm)"},
+                       {"max_origin_error_m", max_origin},
+                       {"max_axis_tilt_deg", max_tilt * 180.0 / M_PI},
+                       {"joints", joints}};
+  }
+  return out;
+}
+
+/// Per knee ("left", "right"): the mean over its foot's planned touch-downs of the peak winding
+/// current [A] from 20 ms before to 150 ms after, and the mean current over the walk.
+std::pair<json, json> knee_touchdown_currents(const Run& run, double dt) {
+  json peaks = json::object(), means = json::object();
+  for (const std::string& j : run.legs->joint_names()) {
+    if (j.find("knee") == std::string::npos) continue;
+    const bool left = j.rfind("l_", 0) == 0;
+    const std::string side = left ? "left" : j.rfind("r_", 0) == 0 ? "right" : j;
+    const std::vector<double>& current = run.legs->current_history_a(j);
+    double sum_peak = 0.0, sum = 0.0;
+    int count = 0;
+    for (const auto& [time, left_foot] : run.touchdowns) {
+      const long from = std::lround((time - kTouchdownBeforeS) / dt), to = std::lround((time + kTouchdownAfterS) / dt);
+      if (left_foot != left || from < 0 || to >= static_cast<long>(current.size())) continue;
+      sum_peak += *std::max_element(current.begin() + from, current.begin() + to + 1);
+      ++count;
+    }
+    for (double c : current) sum += c;
+    peaks[side] = count > 0 ? sum_peak / count : 0.0;
+    means[side] = current.empty() ? 0.0 : sum / static_cast<double>(current.size());
+  }
+  return {peaks, means};
+}
+
+}  // namespace
 
 std::vector<std::string> scenario_names() { return {"static-poses", "squat", "walk", "servo-bench", "excite"}; }
 
@@ -164,6 +222,7 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
                              {"mass", p.mass},
                              {"position", {p.position_in_body.x(), p.position_in_body.y(), p.position_in_body.z()}}});
   dataset["truth_perturbations"] = perturbations;
+  dataset["perturbations"] = perturbations_json(run);
   if (!run.scene.welds.empty()) {
     json welded = json::array();
     for (const MjcfWeld& w : run.scene.welds)
@@ -186,6 +245,7 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
                {"true_total_mass", s.true_total_mass},
                {"consistency_max_rel_error", s.consistency_max_rel_error},
                {"noise", to_string(options.noise)},
+               {"perturbations", options.perturbations},
                {"seed", options.seed}};
   if (options.scenario == "static-poses") {
     summary["poses"] = run.segments.size();
@@ -197,6 +257,7 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
   if (run.legs) {
     // walk --servo-control: paper 002's comparison (docs/actuators.md).
     const scenario_detail::LegServos& legs = *run.legs;
+    const auto [touchdown_peak_current, mean_current] = knee_touchdown_currents(run, run.sim->timestep());
     json knee_energy = json::object(), knee_tracking = json::object(), energy = json::object(),
          tracking = json::object(), knee_supply = json::object();
     for (const std::string& j : legs.joint_names()) {
@@ -223,6 +284,8 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
         {"knee_tracking_rms_rad", knee_tracking},
         {"tracking_rms_per_joint_rad", tracking},
         {"knee_supply_energy_j", knee_supply},
+        {"knee_touchdown_peak_current_a", touchdown_peak_current},
+        {"knee_mean_current_a", mean_current},
         {"feedforward_reaction_time_s", legs.reaction_time_s()},
         {"true_servo",
          {{"dead_time_s", legs.dead_time_s()},

@@ -19,6 +19,8 @@
 #include "dynid/scenarios/scenario.hpp"
 #include "dynid/scenarios/static_poses.hpp"
 #include "dynid/sim/dataset_recorder.hpp"
+#include "dynid/sim/geometry_perturbation.hpp"
+#include "dynid/sim/perturbations.hpp"
 #include "dynid/sim/simulation.hpp"
 #include "dynid/sim/true_model.hpp"
 #include "leg_servos.hpp"
@@ -56,6 +58,11 @@ struct Run {
   /// walk --servo-control: paper 002's servo model drives the leg joints (their PD servo torques
   /// are replaced in step()); null otherwise.
   std::unique_ptr<LegServos> legs;
+  /// --perturb geometry: the true joint origins and axes (applied to truth.model), else empty.
+  std::vector<JointGeometryError> geometry;
+  /// walk: planned touch-downs, seconds after the walk's start (when the leg servos start measuring),
+  /// and whether the landing foot is the left one.
+  std::vector<std::pair<double, bool>> touchdowns;
 
   Run(const Robot& r, const ScenarioOptions& o, const SceneSpec& s, const StreamRates& rates)
       : robot(r),
@@ -63,7 +70,9 @@ struct Run {
         truth(make_true_model(r.model, true_total_mass(r.model), o.seed)),
         scene(s),
         truth_data(truth.model),
-        rates_(rates) {}
+        rates_(rates) {
+    if (perturbation_enabled(o.perturbations, "geometry")) geometry = perturb_geometry(truth.model, o.seed);
+  }
 
   /// Builds the servos for a reference configuration and the simulation around them (the servos'
   /// damping is part of the simulated joints).

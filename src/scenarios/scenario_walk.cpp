@@ -348,6 +348,7 @@ void run_walk(Run& run) {
     }
   };
   if (run.legs) run.legs->measuring = true;
+  for (const Footstep& st : steps.steps) run.touchdowns.push_back({st.touchdown_time_s, st.swing_foot == Foot::Left});
   for (std::size_t i = 0; i < samples.size() && !run.fell; ++i) {
     const VectorX& qa = plan.q_ref[i];
     const VectorX& qb = plan.q_ref[std::min(i + 1, samples.size() - 1)];

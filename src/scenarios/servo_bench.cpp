@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <limits>
 #include <numbers>
 #include <random>
 #include <stdexcept>
 
 #include "dynid/io/csv_stream.hpp"
+#include "dynid/scenarios/servo_trials.hpp"
 
 namespace dynid {
 namespace {
@@ -27,9 +29,12 @@ const ActuatorInfo* find_actuator(const RobotSidecar& sidecar, const std::string
 struct BenchJoint {
   std::string name;
   int idx_q = 0, idx_v = 0;
+  TrueServo truth;  ///< the servo's own values, dead time and supply line (make_true_servo)
   ServoModel servo;
   ServoSwing swing;
   ServoStep last;
+  std::deque<double> in_flight;  ///< commands on the bus, oldest first (one dead time long)
+  double supply_v = 0.0;         ///< supply at the servo this period: U_bat minus the line's drop
 };
 
 }  // namespace
@@ -108,14 +113,20 @@ ServoBenchResult run_servo_bench(const Model& truth, const RobotSidecar& sidecar
   std::vector<BenchJoint> joints;
   for (std::size_t i = 1; i < truth.bodies.size(); ++i) {
     const Body& b = truth.bodies[i];
-    const ServoParameters p = servo_parameters(*find_actuator(sidecar, b.joint_name));
+    // The true servo differs from the sidecar's datasheet as `identify actuator --seed` makes it (the
+    // first joint with the same seed: the same servo), the way real servos do (docs/actuators.md).
+    const TrueServo truth_servo = make_true_servo(servo_parameters(*find_actuator(sidecar, b.joint_name)),
+                                                  options.seed + 7919u * unsigned(joints.size()));
     const double v_limit = std::isfinite(b.limits.velocity) && b.limits.velocity > 0.0 ? b.limits.velocity : 5.0;
     joints.push_back({b.joint_name,
                       b.idx_q,
                       b.idx_v,
-                      ServoModel(p),
+                      truth_servo,
+                      ServoModel(truth_servo.params),
                       make_servo_swing(b.limits.lower, b.limits.upper, v_limit, options.seed + 7919u * unsigned(i)),
-                      {}});
+                      {},
+                      {},
+                      truth_servo.params.supply_voltage_v});
   }
 
   ServoSensorNoise noise;
@@ -138,17 +149,28 @@ ServoBenchResult run_servo_bench(const Model& truth, const RobotSidecar& sidecar
   result.stream_rate_hz = 1.0 / sim.timestep();
 
   VectorX q0 = truth.neutral_configuration();
-  for (const BenchJoint& j : joints) q0[j.idx_q] = j.swing.center_rad;
+  for (BenchJoint& j : joints) {
+    q0[j.idx_q] = j.swing.center_rad;
+    j.in_flight.assign(static_cast<std::size_t>(std::lround(j.truth.dead_time_s / sim.timestep())), j.swing.center_rad);
+  }
   sim.set_state(q0, VectorX::Zero(truth.nv));
   VectorX tau = VectorX::Zero(truth.nv);
   std::vector<double> row;
   double error_sq_sum = 0.0, max_error = 0.0, max_current = 0.0, max_link_torque = 0.0, max_speed = 0.0;
   long samples = 0, saturated = 0;
 
-  // One servo period = one physics step: command, encoder, voltage, current, torque, physics.
+  // One servo period = one physics step: the command sent reaches the firmware one dead time later;
+  // encoder, voltage (on the supply the last period's current left), current, torque, physics.
   auto control = [&](double t_swing, bool record) {
     for (BenchJoint& j : joints) {
-      j.last = j.servo.step(j.swing.position(t_swing), sim.q()[j.idx_q], sim.v()[j.idx_v]);
+      double applied = j.swing.position(t_swing);
+      if (!j.in_flight.empty()) {
+        j.in_flight.push_back(applied);
+        applied = j.in_flight.front();
+        j.in_flight.pop_front();
+      }
+      j.supply_v = j.truth.params.supply_voltage_v - j.truth.supply_resistance_ohm * std::abs(j.last.current_a);
+      j.last = j.servo.step(applied, sim.q()[j.idx_q], sim.v()[j.idx_v], j.supply_v);
       tau[j.idx_v] = j.last.joint_torque_nm;
     }
     sim.forward(tau);
@@ -158,7 +180,7 @@ ServoBenchResult run_servo_bench(const Model& truth, const RobotSidecar& sidecar
       for (const BenchJoint& j : joints) {
         const double q = sim.q()[j.idx_q], q_cmd = j.swing.position(t_swing);
         const ServoStep& s = j.last;
-        const double supply = j.servo.parameters().supply_voltage_v;
+        const double supply = j.supply_v;
         row.push_back(q_cmd);
         if (noise.enabled) {
           row.push_back(s.encoder_position_rad);
@@ -225,7 +247,9 @@ ServoBenchResult run_servo_bench(const Model& truth, const RobotSidecar& sidecar
                                        {"alpha1", kn + alpha0 * p.viscous_friction_nm_s_per_rad},
                                        {"alpha2", alpha0 * p.coulomb_friction_nm},
                                        {"alpha3", alpha0 * (p.coulomb_friction_nm + p.stribeck_friction_nm)},
-                                       {"alpha4", alpha0 * p.armature_kg_m2}}});
+                                       {"alpha4", alpha0 * p.armature_kg_m2},
+                                       {"dead_time", j.truth.dead_time_s},
+                                       {"supply_resistance", j.truth.supply_resistance_ohm}}});
   }
   result.summary = {{"tracking_rms_error_rad", std::sqrt(error_sq_sum / std::max<long>(samples, 1))},
                     {"tracking_max_error_rad", max_error},

@@ -1,6 +1,7 @@
 // The servo-bench scenario of paper 002: the seeded swing, and the data checked against what could
 // disagree with it: dynid's inverse dynamics of the truth, and the motor equation U = R I + k N qdot
-// evaluated from the recorded files alone.
+// evaluated from the recorded files alone; the servo is the true one (dead time, supply sag, friction
+// above the datasheet), as `identify actuator` simulates it.
 
 #include "dynid/scenarios/servo_bench.hpp"
 
@@ -13,6 +14,7 @@
 
 #include "dynid/io/csv_stream.hpp"
 #include "dynid/locomotion/servo_model.hpp"
+#include "dynid/pipeline/actuator_identification.hpp"
 #include "dynid/scenarios/scenario.hpp"
 #include "support/scratch_files.hpp"
 #include "support/test_models.hpp"
@@ -102,8 +104,26 @@ TEST_F(ServoBench, ServoStreamHasTheDocumentedChannels) {
                           "alpha0", "alpha1", "alpha2", "alpha3", "alpha4"})
     EXPECT_TRUE(a.contains(key)) << key;
   EXPECT_DOUBLE_EQ(a["supply_voltage"].get<double>(), 14.8);
-  for (Eigen::Index r = 0; r < servo.values.rows(); ++r)
-    ASSERT_EQ(servo.values(r, servo.column("l_hip_pitch.supply_voltage")), 14.8);
+  // The true servo, not the datasheet (docs/actuators.md): a dead time of one to three 8 ms bus
+  // cycles, a supply line of 0.15-0.35 ohm, friction 20-60 % above the sidecar's.
+  const double dead_time = a["dead_time"], line = a["supply_resistance"];
+  EXPECT_NEAR(dead_time / 0.008, std::round(dead_time / 0.008), 1e-9);
+  EXPECT_GE(dead_time, 0.008 - 1e-12);
+  EXPECT_LE(dead_time, 0.024 + 1e-12);
+  EXPECT_GE(line, 0.15);
+  EXPECT_LE(line, 0.35);
+  const ActuatorInfo& sheet = test::bundled_robot("servo_bench").sidecar->actuators.front();
+  const double friction_ratio = a["coulomb_friction"].get<double>() / *sheet.coulomb_friction;
+  EXPECT_GE(friction_ratio, 1.2);
+  EXPECT_LE(friction_ratio, 1.6);
+  // The supply at the servo sags by the line's resistance times the current of the period before.
+  const Eigen::Index cs = servo.column("l_hip_pitch.supply_voltage"), ci = servo.column("l_hip_pitch.current");
+  double lowest = 14.8;
+  for (Eigen::Index r = 1; r < servo.values.rows(); ++r) {
+    ASSERT_NEAR(servo.values(r, cs), 14.8 - line * std::abs(servo.values(r - 1, ci)), 1e-9) << r;
+    lowest = std::min(lowest, servo.values(r, cs));
+  }
+  EXPECT_LT(lowest, 14.8 - 0.1 * line);  // the swing draws current: the sag shows
 }
 
 TEST_F(ServoBench, RecordedCurrentVoltageAndSpeedSatisfyTheMotorEquation) {
@@ -174,13 +194,34 @@ TEST_F(ServoBench, TracksTheCommandWithinTheEffortLimit) {
   const double rms = std::sqrt(sq / double(servo.values.rows()));
   std::cout << "tracking rms " << rms << " rad, max " << worst << " rad, command range " << lo << " .. " << hi << "\n";
   EXPECT_GT(hi - lo, 0.6);
-  // The P servo follows: the error is a fraction of the swing (docs/scenarios.md: 0.10-0.14 rad RMS,
-  // at most 0.30 rad over seeds 1-7) ...
+  // The P servo follows: the error is a fraction of the swing (docs/scenarios.md: 0.12-0.18 rad RMS,
+  // at most 0.38 rad over seeds 1-7, dead times of 8-24 ms included) ...
   EXPECT_LT(rms, 0.2);
   EXPECT_LT(worst, 0.4);
   // ... but lags: without feed-forward U = k_ctrl k_P U_bat e must also cover the back-EMF, an error
   // of k_tau N qdot / 37.7 V/rad = 0.07 rad per rad/s (paper 002, Fig. 5: why it learns a model).
   EXPECT_GT(rms, 0.02);
+}
+
+TEST_F(ServoBench, LogFitRecoversTheTrueServoNotTheDatasheet) {
+  // `identify actuator --logs` on the scenario's servo.csv, with the true links (truth.urdf): the
+  // alphas of the servo that ran (dataset.json), within the 10 % of issue 13's must-show, and its
+  // dead time as the reaction time; the datasheet's friction alphas are further off than that.
+  ActuatorIdentificationOptions o;
+  o.joint = "l_hip_pitch";
+  o.logs = *dir_;
+  o.cutoff_hz = 0.0;
+  o.links_urdf = *dir_ + "/truth.urdf";
+  const ActuatorIdentificationResult r = run_actuator_identification(test::bundled_robot("servo_bench"), o);
+  const json a = json::parse(test::read_file(*dir_ + "/dataset.json"))["actuators_truth"]["l_hip_pitch"];
+  const ServoParameters sheet = servo_parameters(test::bundled_robot("servo_bench").sidecar->actuators.front());
+  const ActuatorAlpha datasheet = alpha_from_physical(actuator_physical(sheet));
+  for (int i = 0; i < 4; ++i) {
+    const double truth = a["alpha" + std::to_string(i)];
+    EXPECT_NEAR(r.fit.model.alpha[i], truth, 0.10 * truth) << "alpha" << i;
+  }
+  EXPECT_GT(std::abs(datasheet[2] / double(a["alpha2"]) - 1.0), 0.15);
+  EXPECT_NEAR(r.fit.model.reaction_time_s, double(a["dead_time"]), 0.004);
 }
 
 TEST(ServoBenchRun, SameSeedGivesIdenticalFilesAndRealisticNoiseIsQuantized) {
@@ -203,7 +244,8 @@ TEST(ServoBenchRun, SameSeedGivesIdenticalFilesAndRealisticNoiseIsQuantized) {
     const double I = servo.values(r, servo.column("l_hip_pitch.current"));
     EXPECT_NEAR(I / 0.0045, std::round(I / 0.0045), 1e-6);
     const double supply = servo.values(r, servo.column("l_hip_pitch.supply_voltage"));
-    EXPECT_NEAR(supply, 14.8, 0.1 + 1e-9);
+    EXPECT_NEAR(supply / 0.1, std::round(supply / 0.1), 1e-6);
+    EXPECT_LE(supply, 14.8 + 0.1 + 1e-9);
     const double e =
         servo.values(r, servo.column("l_hip_pitch.voltage")) - double(act["resistance"]) * I -
         double(act["torque_constant"]) * double(act["gear_ratio"]) * truth.values(r, truth.column("v.l_hip_pitch"));
@@ -211,7 +253,8 @@ TEST(ServoBenchRun, SameSeedGivesIdenticalFilesAndRealisticNoiseIsQuantized) {
   }
   // Noise of the motor equation: voltage ripple 0.02 V and R x current noise (4.5 mA + quantization).
   const double sigma = std::sqrt(residual_sq / double(servo.values.rows()));
-  const double expected = std::sqrt(0.02 * 0.02 + std::pow(3.6378, 2) * (0.0045 * 0.0045 + 0.0045 * 0.0045 / 12.0));
+  const double expected =
+      std::sqrt(0.02 * 0.02 + std::pow(double(act["resistance"]), 2) * (0.0045 * 0.0045 + 0.0045 * 0.0045 / 12.0));
   EXPECT_NEAR(sigma / expected, 1.0, 0.1);
 }
 

@@ -1,6 +1,9 @@
 #pragma once
 // Writes identified inertial parameters back into the user's URDF: only <inertial> elements change;
-// joints, visuals, collisions, comments, sensors and every other element stay as they were.
+// joints, visuals, collisions, comments, sensors and every other element stay as they were. The one
+// exception is a model whose joint origins or axes differ from the file's (the simulator's true
+// geometry, `simulate --perturb geometry`): those joints' <origin xyz> and <axis> are moved to the
+// model's, so the written file is that model; a model read from the file changes no joint.
 //
 // A dynid body can hold several URDF links merged through fixed joints. The merged (fixed) links
 // keep their own inertials and the body's main link takes the rest, so reading the written file

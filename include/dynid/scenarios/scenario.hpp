@@ -34,6 +34,8 @@ struct ScenarioOptions {
   /// walk with servo_control "feed-forward": the actuators file of the feed-forward's model (a
   /// sidecar, or the actuator.yaml of `dynid identify actuator`); empty: the servos' datasheet.
   std::string actuator_model;
+  /// Testbed imperfections switched on (sim/perturbations.hpp: parse_perturbations), none by default.
+  std::vector<std::string> perturbations;
   /// Called with the fraction done (0..1) and a short message; may be empty.
   std::function<void(double, const std::string&)> progress;
 };

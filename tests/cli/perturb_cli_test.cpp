@@ -1,0 +1,54 @@
+// `dynid simulate --perturb` as a user types it: a name that is not built yet or misspelt is one
+// line, exit 1, and no output directory; `--perturb geometry` lists the perturbation in dataset.json.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "run_dynid.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string scratch(const std::string& name) {
+  const fs::path p = fs::temp_directory_path() / ("dynid_perturb_cli_" + std::to_string(::getpid())) / name;
+  fs::remove_all(p);
+  return p.string();
+}
+
+TEST(PerturbCli, UnknownOrUnbuiltPerturbationsAreOneLineWithoutOutput) {
+  const std::string out = scratch("bad");
+  for (const auto& [value, needle] : {std::pair<std::string, std::string>{"imu", "'imu' is not built yet"},
+                                      {"geometry,plates", "unknown --perturb 'plates'"},
+                                      {"geometry,geometry", "lists 'geometry' twice"}}) {
+    const Result r = run("simulate kid_humanoid --scenario walk --steps 2 --perturb " + value + " --out " + out);
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_FALSE(fs::exists(out)) << out;
+  }
+}
+
+TEST(PerturbCli, GeometryIsListedInTheDataSet) {
+  const std::string out = scratch("geometry");
+  const Result r =
+      run("simulate kid_humanoid --scenario walk --steps 1 --speed 0.1 --noise none --perturb all "
+          "--quiet --out " +
+          out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream in(out + "/dataset.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  const nlohmann::json perturbations = nlohmann::json::parse(text.str())["perturbations"];
+  ASSERT_TRUE(perturbations.contains("geometry")) << perturbations.dump();
+  EXPECT_TRUE(perturbations["geometry"]["joints"].contains("l_knee"));
+  EXPECT_EQ(nlohmann::json::parse(r.out)["perturbations"], nlohmann::json::array({"geometry"}));
+}
+
+}  // namespace
