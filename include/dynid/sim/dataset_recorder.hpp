@@ -67,7 +67,7 @@ class DatasetRecorder {
     double next_time = 0.0;
   };
   bool due(Stream& s, double time, double dt);
-  void write_truth(const Simulation& sim);
+  void write_truth(const Simulation& sim, const VectorX& tau);
   void accumulate_plates(const Simulation& sim);
 
   std::string out_dir_;
