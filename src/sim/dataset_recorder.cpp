@@ -56,9 +56,7 @@ DatasetRecorder::DatasetRecorder(const std::string& out_dir, const Model& truth,
 
   std::vector<Channel> enc;
   for (int b : joint_bodies_) enc.push_back({"q." + model_.bodies[static_cast<std::size_t>(b)].joint_name, "rad"});
-  // Noise-free encoders with the truth stream's digits: differentiated twice at 1 kHz, ten digits
-  // (5e-11 rad) would already be 1e-4 rad/s^2 of acceleration noise.
-  add("encoders", enc, rates.encoders_hz, noise_.enabled ? 10 : 12);
+  add("encoders", enc, rates.encoders_hz, rates.encoder_digits);
 
   // Joint torque sensors: at the encoder rate (the same joint electronics). At a welded joint the
   // sensor reads the torque the weld carries, as the truth stream's tau does.
