@@ -321,7 +321,7 @@ LogImportResult import_log(const Model& model, const LogImportOptions& options) 
     auto at = [&](std::size_t c) { return (1.0 - w) * a[c] + w * b[c]; };
     for (std::size_t j = 0; j < map.joints.size(); ++j) {
       const LogJointMap& m = map.joints[j];
-      q_row[j] = m.sign * m.q_scale * at(cols[j].q);
+      q_row[j] = m.sign * m.q_scale * at(cols[j].q) + 0.0;  // + 0: no "-0" for a flipped zero
       if (any_dq) v_row[j] = m.sign * m.q_scale * at(cols[j].dq);
       if (any_tau) tau_row[j] = m.sign * m.tau_scale * at(cols[j].tau);
     }
