@@ -207,6 +207,7 @@ class Robot:
         self.imu = None
         self.accelerometers, self.ft_sensors, self.contacts, self.markers = [], [], [], []
         self.joint_torque_sensors = "none"
+        self.joint_torque_side = None  # "motor" for torques from motor currents; None: link side (default)
 
     # --- building -----------------------------------------------------------------------------
 
@@ -392,6 +393,8 @@ class Robot:
             out += ["", "joint_torque_sensors: %s" % self.joint_torque_sensors]
         else:
             out += ["", "joint_torque_sensors: [%s]" % ", ".join(self.joint_torque_sensors)]
+        if self.joint_torque_side:
+            out.append("joint_torque_side: %s" % self.joint_torque_side)
         if self.contacts:
             out += ["", "contacts:"]
             for c in self.contacts:
@@ -960,7 +963,70 @@ def servo_bench():
     return r
 
 
-ROBOTS = [adult_humanoid, kid_humanoid, biped16, walker, servo_bench]
+# --------------------------------------------------------------------------------------------
+# 6. Arm7, a 7-DOF fixed-base arm of the KUKA LBR iiwa 14 R820 class (issue 14).
+# --------------------------------------------------------------------------------------------
+
+def arm7():
+    r = Robot("arm7", floating=False)
+    # Drives: harmonic drives 160:1 (A1-A5) and 100:1 (A6, A7); rotor inertias and friction are
+    # our assumptions for motors of this size (armature = 160^2 x 1.2e-5 = 0.31 kg m^2 on A1, A2).
+    # Friction on the motor side as large as a good part of the gravity torques, as on real arms.
+    r.actuator_class("a12", gear_ratio=160, rotor_inertia=1.2e-5, damping=1.6, coulomb_friction=4.5,
+                     stribeck_friction=0.0, stribeck_velocity=0.05, velocity_limit=round(math.radians(85), 4))
+    r.actuator_class("a3", gear_ratio=160, rotor_inertia=7.0e-6, damping=1.1, coulomb_friction=2.8,
+                     stribeck_friction=0.0, stribeck_velocity=0.05, velocity_limit=round(math.radians(100), 4))
+    r.actuator_class("a4", gear_ratio=160, rotor_inertia=7.0e-6, damping=1.0, coulomb_friction=2.5,
+                     stribeck_friction=0.0, stribeck_velocity=0.05, velocity_limit=round(math.radians(75), 4))
+    r.actuator_class("a5", gear_ratio=160, rotor_inertia=3.5e-6, damping=0.6, coulomb_friction=1.4,
+                     stribeck_friction=0.0, stribeck_velocity=0.05, velocity_limit=round(math.radians(130), 4))
+    r.actuator_class("a67", gear_ratio=100, rotor_inertia=3.0e-6, damping=0.25, coulomb_friction=0.6,
+                     stribeck_friction=0.0, stribeck_velocity=0.05, velocity_limit=round(math.radians(135), 4))
+    deg = math.radians
+    # Datasheet geometry (z up at the zero pose, the arm stretched vertically): A2 0.36 m above the
+    # mounting flange, A4 0.42 m above A2, A6 0.40 m above A4, the tool flange 0.126 m above A6.
+    r.add("world", at=(0, 0, 0))
+    r.add("arm7_link_0", "world", "world_to_link_0", "fixed", at=(0, 0, 0),
+          mass=Mass(5.0, (-0.013, 0, 0.07), cyl(0.11, 0.15)),
+          geoms=[cyl(0.11, 0.15, at=(0, 0, 0.075), color="dark")])
+    r.base_link = "arm7_link_0"
+    r.add("arm7_link_1", "arm7_link_0", "a1", at=(0, 0, 0.1575), axis=(0, 0, 1),
+          limit=(-deg(170), deg(170)), act=("a12", 320),
+          mass=Mass(4.0, (0, -0.03, 0.12), cyl(0.08, 0.24, rpy=(0.05, 0, 0))),
+          geoms=[cyl(0.08, 0.20, at=(0, -0.02, 0.10), color="orange")])
+    r.add("arm7_link_2", "arm7_link_1", "a2", at=(0, 0, 0.36), axis=(0, 1, 0),
+          limit=(-deg(120), deg(120)), act=("a12", 320),
+          mass=Mass(4.0, (0.0003, 0.059, 0.042), cyl(0.08, 0.22, rpy=(0.1, 0, 0)), full=True),
+          geoms=[cyl(0.08, 0.16, at=(0, 0.03, 0.06), color="orange")])
+    r.add("arm7_link_3", "arm7_link_2", "a3", at=(0, 0, 0.5645), axis=(0, 0, 1),
+          limit=(-deg(170), deg(170)), act=("a3", 176),
+          mass=Mass(3.0, (0, 0.03, 0.13), cyl(0.07, 0.24)),
+          geoms=[cyl(0.07, 0.20, at=(0, 0.02, 0.11), color="orange")])
+    r.add("arm7_link_4", "arm7_link_3", "a4", at=(0, 0, 0.78), axis=(0, -1, 0),
+          limit=(-deg(120), deg(120)), act=("a4", 176),
+          mass=Mass(2.7, (0, 0.067, 0.034), cyl(0.07, 0.18, rpy=(-0.1, 0, 0.05)), full=True),
+          geoms=[cyl(0.07, 0.14, at=(0, 0.03, 0.05), color="orange")])
+    r.add("arm7_link_5", "arm7_link_4", "a5", at=(0, 0, 0.9645), axis=(0, 0, 1),
+          limit=(-deg(170), deg(170)), act=("a5", 110),
+          mass=Mass(1.7, (0.0001, 0.021, 0.076), cyl(0.06, 0.20)),
+          geoms=[cyl(0.06, 0.18, at=(0, 0.01, 0.09), color="orange")])
+    r.add("arm7_link_6", "arm7_link_5", "a6", at=(0, 0, 1.18), axis=(0, 1, 0),
+          limit=(-deg(120), deg(120)), act=("a67", 40),
+          mass=Mass(1.8, (0, 0.0006, 0.0004), box(0.10, 0.12, 0.10, rpy=(0, 0, 0.2)), full=True),
+          geoms=[box(0.10, 0.12, 0.10, color="orange")])
+    r.add("arm7_link_7", "arm7_link_6", "a7", at=(0, 0, 1.261), axis=(0, 0, 1),
+          limit=(-deg(175), deg(175)), act=("a67", 40),
+          mass=Mass(0.3, (0.01, 0.005, 0.03), cyl(0.04, 0.05)),
+          geoms=[cyl(0.04, 0.045, at=(0, 0, 0.0225), color="dark")])
+    r.add("arm7_flange", "arm7_link_7", "a7_flange", "fixed", at=(0, 0, 1.306))
+    # Joint torques from the motor currents (current x torque constant x gear ratio): what the motor
+    # applies, before joint friction and rotor inertia, so the identification sees the friction.
+    r.joint_torque_sensors = "all"
+    r.joint_torque_side = "motor"
+    return r
+
+
+ROBOTS = [adult_humanoid, kid_humanoid, biped16, walker, servo_bench, arm7]
 
 
 def main():

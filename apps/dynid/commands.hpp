@@ -20,6 +20,7 @@ void register_demo(CLI::App& app, Action& action);
 void register_excite(CLI::App& app, Action& action);
 void register_ik(CLI::App& app, Action& action);
 void register_izmp(CLI::App& app, Action& action);
+void register_import(CLI::App& app, Action& action);
 /// Adds `static` under the `identify` command (apps/dynid/cmd_identify_static.cpp).
 void add_identify_static(CLI::App& identify, Action& action);
 /// Adds `actuator` under the `identify` command (apps/dynid/cmd_identify_actuator.cpp).

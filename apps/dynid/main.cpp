@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   dynid::cli::register_excite(app, action);
   dynid::cli::register_ik(app, action);
   dynid::cli::register_izmp(app, action);
+  dynid::cli::register_import(app, action);
 
   std::string help_topic;
   CLI::App* help = app.add_subcommand("help", "Show help for dynid or one of its commands");

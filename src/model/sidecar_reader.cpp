@@ -74,7 +74,7 @@ RobotSidecar parse_sidecar(const std::string& text, const std::string& label, bo
 
   static const std::set<std::string> known = {"robot",          "base_link",  "floating_base",        "imu",
                                               "accelerometers", "ft_sensors", "joint_torque_sensors", "contacts",
-                                              "markers",        "actuators"};
+                                              "markers",        "actuators",  "joint_torque_side"};
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>();
     if (!known.count(key)) fail(label, "unknown key '" + key + "' (see docs/robot-sidecar.md)");
@@ -114,6 +114,12 @@ RobotSidecar parse_sidecar(const std::string& text, const std::string& label, bo
     } else {
       fail(label, "joint_torque_sensors must be 'all', 'none' or a list of joint names");
     }
+  }
+  if (root["joint_torque_side"]) {
+    const std::string side = scalar<std::string>(root["joint_torque_side"], "joint_torque_side", "sidecar", label);
+    if (side != "link" && side != "motor")
+      fail(label, "joint_torque_side must be 'link' or 'motor', not '" + side + "'");
+    s.joint_torque_at_motor = side == "motor";
   }
   for_each_in_list(root, "contacts", label, [&](const YAML::Node& n, const std::string& w) {
     ContactSurface c;

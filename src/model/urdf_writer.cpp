@@ -106,6 +106,46 @@ bool same(const Inertia& a, const Inertia& b) {
   return (a.to_parameters() - b.to_parameters()).norm() <= 1e-14 * (1.0 + b.to_parameters().norm());
 }
 
+/// Joints the model has locked (lock_joints): a moving URDF joint whose child link rides on its
+/// parent's body. Written as fixed joints at the lock position (their origin now includes the
+/// joint's motion there), so the file reads back as the locked model.
+void write_locked_joints(tinyxml2::XMLDocument& doc, tinyxml2::XMLElement& robot, const Model& model,
+                         const std::string& path, UrdfWriteReport& report) {
+  std::map<std::string, const LinkRecord*> record;
+  for (const LinkRecord& l : model.links) record[l.name] = &l;
+  for (tinyxml2::XMLElement* j = robot.FirstChildElement("joint"); j; j = j->NextSiblingElement("joint")) {
+    const tinyxml2::XMLElement* child = j->FirstChildElement("child");
+    const char* type = j->Attribute("type");
+    if (!child || !child->Attribute("link") || !type || std::string(type) == "fixed") continue;
+    const auto it = record.find(child->Attribute("link"));
+    if (it == record.end()) continue;
+    const LinkRecord& l = *it->second;
+    if (l.body <= 0 || model.bodies[static_cast<std::size_t>(l.body)].name == l.name) continue;  // still moves
+    const auto parent = record.find(l.parent_link);
+    if (parent == record.end() || parent->second->body != l.body)
+      throw std::runtime_error(path + ": joint '" + l.parent_joint +
+                               "' is locked but its parent link is not on its body");
+    const SE3 origin = parent->second->placement_in_body.inverse() * l.placement_in_body;
+    const std::string was = type;
+    j->SetAttribute("type", "fixed");
+    tinyxml2::XMLElement* o = j->FirstChildElement("origin");
+    if (!o) o = j->InsertFirstChild(doc.NewElement("origin"))->ToElement();
+    o->SetAttribute("xyz", format_exact(origin.translation).c_str());
+    o->SetAttribute("rpy", format_exact(rpy_from_rotation(origin.rotation)).c_str());
+    for (const char* drop : {"axis", "limit", "dynamics", "calibration", "safety_controller", "mimic"})
+      while (tinyxml2::XMLElement* e = j->FirstChildElement(drop)) j->DeleteChild(e);
+    const std::string note = " dynid: joint '" + l.parent_joint + "' (" + was +
+                             ") locked in the identification: fixed at its lock position, its child's inertia part "
+                             "of the identified body ";
+    tinyxml2::XMLNode* comment = doc.NewComment(note.c_str());
+    if (tinyxml2::XMLNode* before = j->PreviousSibling())
+      robot.InsertAfterChild(before, comment);
+    else
+      robot.InsertFirstChild(comment);
+    report.changes.push_back("joint '" + l.parent_joint + "': locked, written as a fixed joint");
+  }
+}
+
 }  // namespace
 
 UrdfWriteReport write_urdf_inertials(const Model& model, const std::string& original_urdf_path) {
@@ -162,6 +202,7 @@ UrdfWriteReport write_urdf_inertials(const Model& model, const std::string& orig
                              format_exact(body.inertia.mass) + " kg); inertials of the links fixed to it were removed");
   }
   set_joint_geometry(doc, robot, model, report);
+  write_locked_joints(doc, *robot, model, original_urdf_path, report);
   tinyxml2::XMLPrinter printer;
   doc.Print(&printer);
   report.urdf = printer.CStr();

@@ -1274,10 +1274,9 @@ std::vector<std::string> write_inertial_identification(const InertialProblem& p,
   const BaseParameters& base = p.base;
   const std::string stem = fs::path(p.robot.urdf_path).stem().string();
   const std::string urdf_out = out_dir + "/" + stem + "_identified.urdf";
-  if (p.options.locks.empty()) {
-    write_urdf_file(r.identified_model, p.robot.urdf_path, urdf_out);
-    written.push_back(urdf_out);
-  }
+  // With --lock the locked joints become fixed joints at their lock value (model/urdf_writer.hpp).
+  write_urdf_file(r.identified_model, p.robot.urdf_path, urdf_out);
+  written.push_back(urdf_out);
   json bp = json::array();
   for (int k = 0; k < base.num_base(); ++k) {
     json e;

@@ -103,6 +103,8 @@ void check_scenario(const Robot& robot, const ScenarioOptions& options) {
   if (!robot.sidecar)
     throw std::invalid_argument(robot.urdf_path + " has no sidecar; scenario '" + options.scenario +
                                 "' needs its contacts (docs/robot-sidecar.md)");
+  if (!robot.model.floating_base && options.scenario == "excite")
+    return scenario_detail::check_arm_excite(robot, options);
   if (!robot.model.floating_base)
     throw std::invalid_argument("scenario '" + options.scenario + "' needs a floating-base robot; " + robot.model.name +
                                 " has a fixed base");
@@ -136,6 +138,8 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
     scenario_detail::run_squat(run);
   else if (options.scenario == "walk")
     scenario_detail::run_walk(run);
+  else if (options.scenario == "excite" && !robot.model.floating_base)
+    scenario_detail::run_arm_excite(run);
   else if (options.scenario == "excite")
     scenario_detail::run_excite(run);
   ServoBenchResult bench;
@@ -291,7 +295,9 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
          {{"dead_time_s", legs.dead_time_s()},
           {"alpha", alpha_from_physical(actuator_physical(legs.true_parameters()))}}}};
   }
-  if (options.scenario == "squat" || options.scenario == "excite") {
+  if (options.scenario == "excite" && !robot.model.floating_base) {
+    summary["motion"] = options.motion == "paper004" ? "fourier" : options.motion;
+  } else if (options.scenario == "squat" || options.scenario == "excite") {
     summary["com_height_range_m"] = run.com_z_max - run.com_z_min;
     if (options.scenario == "excite") summary["motion"] = options.motion;
     summary["max_base_tilt_deg"] = run.max_tilt * 180.0 / M_PI;

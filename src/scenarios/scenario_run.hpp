@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,9 @@ struct Run {
   /// walk: planned touch-downs, seconds after the walk's start (when the leg servos start measuring),
   /// and whether the landing foot is the left one.
   std::vector<std::pair<double, bool>> touchdowns;
+  /// The true robot's sidecar when its actuators differ from the nominal one's (the arm's excite:
+  /// true joint friction and armature); the simulation and recorder use it. Unset: the robot's.
+  std::optional<RobotSidecar> truth_sidecar;
 
   Run(const Robot& r, const ScenarioOptions& o, const SceneSpec& s, const StreamRates& rates)
       : robot(r),
@@ -96,9 +100,10 @@ struct Run {
   /// The simulation of the scene as it is and its recorder (without stance servos, a scenario
   /// computes every joint torque itself).
   void start_simulation() {
-    sim = std::make_unique<Simulation>(truth.model, *robot.sidecar, scene);
+    const RobotSidecar& simulated_robot = truth_sidecar ? *truth_sidecar : *robot.sidecar;
+    sim = std::make_unique<Simulation>(truth.model, simulated_robot, scene);
     recorder =
-        std::make_unique<DatasetRecorder>(options.out_dir, truth.model, *robot.sidecar, scene,
+        std::make_unique<DatasetRecorder>(options.out_dir, truth.model, simulated_robot, scene,
                                           sensor_noise(options.noise, options.backlash_rad), rates_, options.seed + 1);
   }
 
@@ -208,6 +213,11 @@ std::vector<std::string> walk_leg_joints(const Robot& robot);
 /// Servo ticks per field-bus period; throws unless the bus rate divides the servo rate.
 int bus_ticks(double bus_rate_hz, double timestep);
 void run_excite(Run& run);
+/// excite on a fixed-base robot (scenario_arm_excite.cpp): a Fourier excitation of every joint
+/// under computed torque, with the true joint friction and armature; check_arm_excite throws with
+/// the reason when the motion does not suit the robot.
+void run_arm_excite(Run& run);
+void check_arm_excite(const Robot& robot, const ScenarioOptions& options);
 /// Throws with the reason when the excite motion is neither built in nor a readable trajectory
 /// of this robot's joints, or the duration is negative.
 void check_excite_motion(const Robot& robot, const ScenarioOptions& options);

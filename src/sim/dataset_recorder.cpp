@@ -56,7 +56,7 @@ DatasetRecorder::DatasetRecorder(const std::string& out_dir, const Model& truth,
 
   std::vector<Channel> enc;
   for (int b : joint_bodies_) enc.push_back({"q." + model_.bodies[static_cast<std::size_t>(b)].joint_name, "rad"});
-  add("encoders", enc, rates.encoders_hz, 10);
+  add("encoders", enc, rates.encoders_hz, rates.encoder_digits);
 
   // Joint torque sensors: at the encoder rate (the same joint electronics). At a welded joint the
   // sensor reads the torque the weld carries, as the truth stream's tau does.
@@ -136,14 +136,17 @@ bool DatasetRecorder::due(Stream& s, double time, double dt) {
   return true;
 }
 
-void DatasetRecorder::write_truth(const Simulation& sim) {
+void DatasetRecorder::write_truth(const Simulation& sim, const VectorX& tau) {
   row_.clear();
   const VectorX& q = sim.q();
   for (Eigen::Index i = 0; i < q.size(); ++i) row_.push_back(q[i]);
   for (Eigen::Index i = 0; i < sim.v().size(); ++i) row_.push_back(sim.v()[i]);
   for (Eigen::Index i = 0; i < sim.a().size(); ++i) row_.push_back(sim.a()[i]);
   const VectorX& link_tau = sim.link_torques();
-  for (int b : joint_bodies_) row_.push_back(link_tau[model_.bodies[static_cast<std::size_t>(b)].idx_v]);
+  // The joint torque as the robot's joint torque sensors read it, noise-free: on the motor side
+  // (sidecar joint_torque_side: motor) the applied torque, friction and rotor inertia included.
+  const VectorX& read_tau = sidecar_.joint_torque_at_motor ? tau : link_tau;
+  for (int b : joint_bodies_) row_.push_back(read_tau[model_.bodies[static_cast<std::size_t>(b)].idx_v]);
   for (const Force& w : sim.contact_wrenches_world())
     for (int k = 0; k < 6; ++k) row_.push_back(w.to_vector()[k]);
   center_of_mass(model_, data_, q);
@@ -180,7 +183,7 @@ void DatasetRecorder::record(const Simulation& sim, const VectorX& tau, bool wri
   for (Stream& s : streams_) {
     if (!due(s, t, dt)) continue;
     if (s.name == "truth") {
-      if (write) write_truth(sim);
+      if (write) write_truth(sim, tau);
       kinematics_ready = false;  // write_truth reused the workspace for q only
       continue;
     }
@@ -198,8 +201,9 @@ void DatasetRecorder::record(const Simulation& sim, const VectorX& tau, bool wri
       }
     } else if (s.name == "torques") {
       // What a strain-gauge sensor between gear and link measures: the torque acting on the link
-      // (the truth stream's tau) through its calibration, plus its noise.
-      const VectorX& link_tau = sim.link_torques();
+      // (the truth stream's tau) through its calibration, plus its noise; on the motor side
+      // (joint_torque_side: motor) the applied torque, as motor current x k_t x gear ratio reads it.
+      const VectorX& link_tau = sidecar_.joint_torque_at_motor ? tau : sim.link_torques();
       for (std::size_t i = 0; i < torque_sensor_velocity_.size(); ++i)
         row_.push_back(torque_sensor_gain_[i] * link_tau[torque_sensor_velocity_[i]] + torque_sensor_offset_[i] +
                        noise_.joint_torque_sigma * gauss_(rng_));

@@ -3,6 +3,7 @@
 #include <mujoco/mujoco.h>
 
 #include <Eigen/Geometry>
+#include <cmath>
 #include <stdexcept>
 
 namespace dynid {
@@ -61,6 +62,12 @@ Simulation::Simulation(const Model& truth, const RobotSidecar& sidecar, const Sc
   a_ = VectorX::Zero(model_.nv);
   link_tau_ = VectorX::Zero(model_.nv);
   armature_ = joint_armature(model_, sidecar);
+  viscous_ = scene.joint_viscous;
+  coulomb_ = scene.joint_coulomb;
+  viscous_.resize(model_.bodies.size(), 0.0);
+  coulomb_.resize(model_.bodies.size(), 0.0);
+  coulomb_velocity_ = scene.joint_coulomb_smoothing_velocity;
+  friction_tau_ = VectorX::Zero(model_.nv);
   body_wrench_world_.assign(model_.bodies.size(), Force::Zero());
   contact_wrench_world_.assign(sidecar.contacts.size(), Force::Zero());
   plate_wrench_.assign(scene.plates.size(), Force::Zero());
@@ -124,7 +131,16 @@ void Simulation::forward(const VectorX& tau) {
   for (const JointAddress& j : joints_) {
     const Body& b = model_.bodies[static_cast<std::size_t>(j.body)];
     if (b.joint_type == JointType::FreeFlyer) continue;
-    d_->qfrc_applied[j.dadr] = tau[b.idx_v];
+    // The joint's own friction, at the velocity the step starts with (the encoders' period-before
+    // velocity): what a motor-side torque measurement includes and the links do not get.
+    const std::size_t body = static_cast<std::size_t>(j.body);
+    const double v = v_[b.idx_v];
+    friction_tau_[b.idx_v] =
+        viscous_[body] * v +
+        (coulomb_[body] != 0.0
+             ? coulomb_[body] * (coulomb_velocity_ > 0.0 ? std::tanh(v / coulomb_velocity_) : (v > 0.0) - (v < 0.0))
+             : 0.0);
+    d_->qfrc_applied[j.dadr] = tau[b.idx_v] - friction_tau_[b.idx_v];
   }
   mj_forward(m_, d_);
   // The acceleration the step will make: mj_Euler integrates joint damping implicitly,
@@ -162,7 +178,7 @@ void Simulation::forward(const VectorX& tau) {
       a_[b.idx_v] = qacc_step_[j.dadr];
       // Passive forces act on the links too: qfrc_passive's -D v_k, made -D v_{k+1} = -D (v_k + h a)
       // by the implicit step; the rotor's inertia (armature) takes its share of the acceleration.
-      link_tau_[b.idx_v] = tau[b.idx_v] + d_->qfrc_passive[j.dadr] -
+      link_tau_[b.idx_v] = tau[b.idx_v] - friction_tau_[b.idx_v] + d_->qfrc_passive[j.dadr] -
                            m_->opt.timestep * m_->dof_damping[j.dadr] * a_[b.idx_v] -
                            armature_[static_cast<std::size_t>(j.body)] * a_[b.idx_v];
     }

@@ -8,6 +8,7 @@
 #include "dynid/dynamics/kinematics.hpp"
 #include "dynid/dynamics/regressor.hpp"
 #include "dynid/dynamics/rnea.hpp"
+#include "dynid/model/random_state.hpp"
 #include "dynid/model/urdf_reader.hpp"
 #include "dynid/model/urdf_writer.hpp"
 #include "support/test_models.hpp"
@@ -143,8 +144,9 @@ TEST(LockJoints, KeepsUnlockedBodiesAndTheirRegressorColumns) {
 
 TEST(LockJoints, IdentifiedInertiasOfALockedModelWriteBackToTheUrdf) {
   // Identification runs on the locked model; its body inertias must go back into the user's URDF.
-  // The locked links keep their own inertials, the body's own link takes the rest, so reading the
-  // written file and locking the same joints gives back exactly the identified bodies.
+  // The locked links keep their own inertials, the body's own link takes the rest, and the locked
+  // joints are written as fixed joints at their lock position, so reading the written file gives
+  // back exactly the identified locked model.
   const Robot kid = test::bundled_robot("kid_humanoid");
   std::mt19937 rng(21);
   const std::vector<JointLock> locks = kid_arm_locks(rng, kid.model);
@@ -153,9 +155,40 @@ TEST(LockJoints, IdentifiedInertiasOfALockedModelWriteBackToTheUrdf) {
     identified.bodies[i].inertia += Inertia::from_com(0.05 * static_cast<double>(i), Vector3(0.01, -0.02, 0.015),
                                                       Vector3(1e-4, 2e-4, 1.5e-4).asDiagonal());
   const std::string path = test::write_temp_file(write_urdf_inertials(identified, kid.urdf_path).urdf, ".urdf");
-  const Model reread = lock_joints(read_urdf_file(path, {}), locks);
+  const Model reread = read_urdf_file(path, {});
   ASSERT_EQ(reread.num_moving_bodies(), identified.num_moving_bodies());
+  ASSERT_EQ(reread.velocity_names(), identified.velocity_names());
   EXPECT_LT(test::relative_error(reread.inertial_parameters(), identified.inertial_parameters()), 1e-12);
+}
+
+TEST(LockJoints, LockedUrdfReloadedReproducesTheIdentifiedTorques) {
+  // The bundled arm with a joint locked mid-chain (a3: moving joints below it) and the last one
+  // (a7), the identified bodies off the nominal ones; one body lighter than the link locked to it,
+  // so its remainder is not a body and the whole identified inertia goes to its own link (the fold).
+  const Robot arm = test::bundled_robot("arm7");
+  const std::vector<JointLock> locks = {{"a3", 0.5}, {"a7", -0.3}};
+  Model identified = lock_joints(arm.model, locks);
+  for (std::size_t i = 1; i < identified.bodies.size(); ++i)
+    identified.bodies[i].inertia += Inertia::from_com(0.2 * static_cast<double>(i), Vector3(0.01, -0.02, 0.03),
+                                                      Vector3(2e-3, 1e-3, 1.5e-3).asDiagonal());
+  const int folded = identified.body_index("arm7_link_6");  // carries link 7 (0.3 kg) after the lock
+  identified.bodies[static_cast<std::size_t>(folded)].inertia =
+      Inertia::from_com(0.25, Vector3(0.0, 0.0, 0.05), Vector3(1e-3, 1e-3, 5e-4).asDiagonal());
+  const UrdfWriteReport report = write_urdf_inertials(identified, arm.urdf_path);
+  EXPECT_NE(report.urdf.find("dynid: joint 'a3' (revolute) locked"), std::string::npos);
+  const Model reread = read_urdf_file(test::write_temp_file(report.urdf, ".urdf"), {});
+  ASSERT_EQ(reread.velocity_names(), identified.velocity_names());
+  Data d_reread(reread), d_identified(identified);
+  std::mt19937 rng(5);
+  for (int k = 0; k < 10; ++k) {
+    const StateSample s = random_state(identified, rng);
+    const VectorX expected = rnea(identified, d_identified, s.q, s.v, s.a);
+    EXPECT_LT(test::relative_error(rnea(reread, d_reread, s.q, s.v, s.a), expected), 1e-9);
+  }
+  bool fold_reported = false;
+  for (const std::string& c : report.changes)
+    fold_reported = fold_reported || c.find("whole identified body") != std::string::npos;
+  EXPECT_TRUE(fold_reported);
 }
 
 TEST(LockJoints, ErrorsNameTheModelAndTheJoint) {

@@ -50,6 +50,10 @@ struct RobotSidecar {
   std::vector<SidecarFrame> accelerometers;
   std::vector<ForceTorqueSensor> ft_sensors;
   std::vector<std::string> joint_torque_sensors;  ///< joint names (expanded from "all")
+  /// Where the joint torque sensors read (`joint_torque_side`): false (default, "link") a sensor
+  /// between gear and link, after joint friction and rotor inertia; true ("motor") the motor's
+  /// torque (current x torque constant x gear ratio), which includes them.
+  bool joint_torque_at_motor = false;
   std::vector<ContactSurface> contacts;
   std::vector<SidecarFrame> markers;
   std::vector<ActuatorInfo> actuators;

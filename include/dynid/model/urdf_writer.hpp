@@ -10,6 +10,10 @@
 // gives back exactly the given body inertias. When that remainder is not a physical body (for
 // example a heavy camera on a light link), the whole body inertia goes to the main link and the
 // merged links lose their <inertial>; a note in `changes` says so.
+//
+// A model with locked joints (model/lock_joints.hpp) is written with those joints as fixed joints
+// at their lock position (origin moved by the joint's motion there, axis and limits dropped, an
+// XML comment before each), so the file reads back as the locked model with its identified bodies.
 
 #include <string>
 #include <vector>

@@ -27,6 +27,9 @@ struct StreamRates {
   double ft_hz = 1000.0;
   double plates_hz = 900.0;
   double markers_hz = 150.0;
+  /// Significant digits of encoders.csv. Differentiated twice at 1 kHz, ten digits (5e-11 rad) are
+  /// 1e-4 rad/s^2 of acceleration: the arm's noise-free data sets use the truth stream's twelve.
+  int encoder_digits = 10;
 };
 
 /// What the robot's own sensors read at the last DatasetRecorder::record(), with the noise of the
@@ -67,7 +70,7 @@ class DatasetRecorder {
     double next_time = 0.0;
   };
   bool due(Stream& s, double time, double dt);
-  void write_truth(const Simulation& sim);
+  void write_truth(const Simulation& sim, const VectorX& tau);
   void accumulate_plates(const Simulation& sim);
 
   std::string out_dir_;

@@ -31,6 +31,12 @@ struct SceneSpec {
   /// Joints held rigidly at a value (locked joints, e.g. `walk --lock-upper-body`): MuJoCo gets no
   /// joint there, so they move neither by servo error nor by chatter (sim/mjcf_export.hpp).
   std::vector<MjcfWeld> welds;
+  /// Per body (Model::bodies index): the joint's own friction, applied against its velocity v_k
+  /// at the step's start (explicitly, unlike `joint_damping`): viscous [N m s/rad] and Coulomb
+  /// [N m] with the sign smoothed as tanh(v / joint_coulomb_smoothing_velocity), the model
+  /// `identify inertial --friction` estimates (docs/scenarios.md, "excite on a fixed-base arm").
+  std::vector<double> joint_viscous, joint_coulomb;
+  double joint_coulomb_smoothing_velocity = 0.02;  ///< [rad/s]
 };
 
 /// Two 0.9 x 0.6 m plates side by side (left at +y, right at -y), as in a gait lab.

@@ -52,11 +52,15 @@ class Simulation {
   const VectorX& a() const { return a_; }
 
   /// Joint torques acting on the links at the last forward() (dim nv): the applied actuator torque
-  /// plus the joint damping the step applies (-D v_{k+1}, mj_Euler's implicit damping) minus what
-  /// accelerating the rotor took (armature * a). A joint torque sensor at the joint
-  /// output reads this; rnea of the links gives it back. At a welded joint: the torque the weld
-  /// carries, from MuJoCo's interaction force between the body and its parent.
+  /// plus the joint damping the step applies (-D v_{k+1}, mj_Euler's implicit damping), minus the
+  /// joint friction (friction_torques()) and what accelerating the rotor took (armature * a). A joint torque sensor at
+  /// the joint output reads this; rnea of the links gives it back. At a welded joint: the torque the weld carries, from
+  /// MuJoCo's interaction force between the body and its parent.
   const VectorX& link_torques() const { return link_tau_; }
+  /// The joint friction torques of the last forward() (dim nv; SceneSpec::joint_viscous and
+  /// joint_coulomb at the step's starting velocity): applied torque = link torque + friction +
+  /// armature * a at joints without MuJoCo damping.
+  const VectorX& friction_torques() const { return friction_tau_; }
 
   /// Wrench the environment applies to each body at the last forward(): world axes, about the world
   /// origin (index as Model::bodies).
@@ -96,6 +100,9 @@ class Simulation {
   VectorX q_, v_, a_, link_tau_;
   Eigen::VectorXd qacc_step_;  // MuJoCo dofs: the acceleration mj_Euler applies (implicit damping)
   std::vector<double> armature_;
+  std::vector<double> viscous_, coulomb_;  // per body: SceneSpec::joint_viscous, joint_coulomb
+  double coulomb_velocity_ = 0.02;
+  VectorX friction_tau_;
   std::vector<Force> body_wrench_world_, contact_wrench_world_, plate_wrench_;
   int active_contacts_ = 0;
 };

@@ -1,0 +1,368 @@
+#include "dynid/io/log_import.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "dynid/core/atomic_file.hpp"
+#include "dynid/core/staged_directory.hpp"
+#include "dynid/io/csv_stream.hpp"
+
+namespace dynid {
+namespace fs = std::filesystem;
+
+namespace {
+
+[[noreturn]] void fail(const std::string& where, const std::string& what) {
+  throw std::runtime_error(where + ": " + what);
+}
+
+std::string text(const YAML::Node& n, const std::string& where, const std::string& key) {
+  if (!n.IsScalar()) fail(where, "'" + key + "' must be a single value");
+  return n.as<std::string>();
+}
+
+double number(const YAML::Node& n, const std::string& where, const std::string& key) {
+  try {
+    if (n.IsScalar()) {
+      const double x = n.as<double>();
+      if (std::isfinite(x)) return x;
+    }
+  } catch (const YAML::Exception&) {
+  }
+  fail(where, "'" + key + "' must be a finite number");
+}
+
+/// Scale of a position unit to SI (rad for revolute, m for prismatic joints).
+double position_scale(const std::string& unit, bool prismatic, const std::string& where) {
+  if (!prismatic && unit == "rad") return 1.0;
+  if (!prismatic && unit == "deg") return M_PI / 180.0;
+  if (prismatic && unit == "m") return 1.0;
+  if (prismatic && unit == "mm") return 1e-3;
+  fail(where, "q_unit '" + unit + "' is not " + (prismatic ? "m or mm (prismatic joint)" : "rad or deg"));
+}
+
+double time_scale(const std::string& unit, const std::string& where) {
+  if (unit == "s") return 1.0;
+  if (unit == "ms") return 1e-3;
+  if (unit == "us") return 1e-6;
+  if (unit == "ns") return 1e-9;
+  fail(where, "time unit '" + unit + "' is not s, ms, us or ns");
+}
+
+std::vector<std::string> split(const std::string& line, char delimiter) {
+  std::vector<std::string> out;
+  if (delimiter == ' ') {
+    std::istringstream in(line);
+    for (std::string f; in >> f;) out.push_back(f);
+    return out;
+  }
+  std::string field;
+  std::istringstream in(line);
+  while (std::getline(in, field, delimiter)) out.push_back(field);
+  if (!line.empty() && line.back() == delimiter) out.push_back("");
+  for (std::string& f : out) {  // trim blanks and quotes around names
+    const auto a = f.find_first_not_of(" \t\r\""), b = f.find_last_not_of(" \t\r\"");
+    f = a == std::string::npos ? "" : f.substr(a, b - a + 1);
+  }
+  return out;
+}
+
+}  // namespace
+
+LogMap read_log_map(const std::string& path, const Model& model) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    fail(path, "cannot open the map file");
+  } catch (const YAML::Exception& e) {
+    fail(path, "malformed YAML at line " + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  }
+  if (!root.IsMap()) fail(path, "the map file must be a YAML mapping (time, joints)");
+  static const std::set<std::string> known = {"time", "rate_hz", "window", "joints"};
+  for (const auto& kv : root)
+    if (!known.count(kv.first.as<std::string>()))
+      fail(path, "unknown key '" + kv.first.as<std::string>() + "' (time, rate_hz, window, joints)");
+  LogMap m;
+  m.source_path = path;
+  if (root["rate_hz"]) {
+    m.rate_hz = number(root["rate_hz"], path, "rate_hz");
+    if (!(m.rate_hz > 0.0)) fail(path, "'rate_hz' must be positive");
+  }
+  if (const YAML::Node t = root["time"]) {
+    if (!t.IsMap() || !t["column"]) fail(path, "'time' must be {column: NAME[, unit: s|ms|us|ns]}");
+    m.time_column = text(t["column"], path, "time.column");
+    if (t["unit"]) m.time_scale = time_scale(text(t["unit"], path, "time.unit"), path);
+  } else if (m.rate_hz <= 0.0) {
+    fail(path, "neither 'time: {column: ...}' nor 'rate_hz': the log's time is unknown");
+  }
+  if (const YAML::Node w = root["window"]) {
+    if (!w.IsSequence() || w.size() != 2) fail(path, "'window' must be [from, to] in seconds");
+    m.from_s = number(w[0], path, "window");
+    m.to_s = number(w[1], path, "window");
+    if (!(m.from_s < m.to_s)) fail(path, "'window' must be [from, to] with from < to");
+  }
+  const YAML::Node joints = root["joints"];
+  if (!joints || !joints.IsMap() || joints.size() == 0)
+    fail(path, "'joints' must map joint names to their columns ({q: COLUMN, ...})");
+  for (const auto& kv : joints) {
+    LogJointMap j;
+    j.joint = kv.first.as<std::string>();
+    const std::string where = path + ": joint '" + j.joint + "'";
+    const auto body = model.find_joint(j.joint);
+    if (!body) fail(where, "is not a joint of " + model.label());
+    const Body& b = model.bodies[static_cast<std::size_t>(*body)];
+    if (b.joint_type == JointType::FreeFlyer) fail(where, "is the floating base, not a joint with a position column");
+    const YAML::Node n = kv.second;
+    if (!n.IsMap() || !n["q"]) fail(where, "needs at least {q: COLUMN}");
+    static const std::set<std::string> keys = {"q", "dq", "tau", "q_unit", "tau_unit", "sign", "torque_constant"};
+    for (const auto& f : n)
+      if (!keys.count(f.first.as<std::string>()))
+        fail(where,
+             "unknown key '" + f.first.as<std::string>() + "' (q, dq, tau, q_unit, tau_unit, torque_constant, sign)");
+    j.q = text(n["q"], where, "q");
+    if (n["dq"]) j.dq = text(n["dq"], where, "dq");
+    if (n["tau"]) j.tau = text(n["tau"], where, "tau");
+    const bool prismatic = b.joint_type == JointType::Prismatic;
+    j.q_scale = position_scale(n["q_unit"] ? text(n["q_unit"], where, "q_unit")
+                               : prismatic ? "m"
+                                           : "rad",
+                               prismatic, where);
+    const std::string tau_unit = n["tau_unit"] ? text(n["tau_unit"], where, "tau_unit") : "N m";
+    if (tau_unit == "N m" || tau_unit == "Nm" || tau_unit == "N") {
+      j.tau_scale = 1.0;
+    } else if (tau_unit == "A") {
+      if (!n["torque_constant"])
+        fail(where, "tau_unit A needs torque_constant [N m/A at the joint: motor constant x gear ratio]");
+      j.tau_scale = number(n["torque_constant"], where, "torque_constant");
+    } else {
+      fail(where, "tau_unit '" + tau_unit + "' is not N m or A");
+    }
+    if (n["sign"]) {
+      j.sign = number(n["sign"], where, "sign");
+      if (j.sign != 1.0 && j.sign != -1.0) fail(where, "sign must be 1 or -1");
+    }
+    for (const LogJointMap& other : m.joints)
+      if (other.joint == j.joint) fail(where, "is mapped twice");
+    m.joints.push_back(j);
+  }
+  return m;
+}
+
+LogTable read_log_table(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot open the log");
+  LogTable t;
+  t.path = path;
+  std::string line;
+  long number_of_line = 0;
+  char delimiter = 0;
+  while (std::getline(in, line)) {
+    ++number_of_line;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const auto first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] == '#') continue;
+    if (!delimiter) {
+      delimiter = line.find(',') != std::string::npos ? ',' : line.find(';') != std::string::npos ? ';' : ' ';
+      t.header = split(line, delimiter);
+      std::set<std::string> seen;
+      for (const std::string& h : t.header)
+        if (!seen.insert(h).second) fail(path, "line " + std::to_string(number_of_line) + ": column '" + h + "' twice");
+      continue;
+    }
+    const std::vector<std::string> fields = split(line, delimiter);
+    if (fields.size() != t.header.size())
+      fail(path, "line " + std::to_string(number_of_line) + ": " + std::to_string(fields.size()) +
+                     " fields, the header has " + std::to_string(t.header.size()));
+    std::vector<double> row(fields.size());
+    for (std::size_t c = 0; c < fields.size(); ++c) {
+      if (fields[c].empty()) {
+        row[c] = std::nan("");
+        continue;
+      }
+      std::size_t used = 0;
+      try {
+        row[c] = std::stod(fields[c], &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != fields[c].size())
+        fail(path, "line " + std::to_string(number_of_line) + ": column '" + t.header[c] + "' is not a number ('" +
+                       fields[c] + "')");
+    }
+    t.rows.push_back(std::move(row));
+    t.line.push_back(number_of_line);
+  }
+  if (t.header.empty()) fail(path, "empty log (no header line)");
+  if (t.rows.empty()) fail(path, "no data rows after the header");
+  return t;
+}
+
+LogImportResult import_log(const Model& model, const LogImportOptions& options) {
+  LogMap map = read_log_map(options.map_path, model);
+  if (!std::isnan(options.from_s)) map.from_s = options.from_s;
+  if (!std::isnan(options.to_s)) map.to_s = options.to_s;
+  if (!(map.from_s < map.to_s)) throw std::invalid_argument("the time window is empty (from >= to)");
+  const LogTable log = read_log_table(options.log_path);
+  auto column = [&](const std::string& name, const std::string& what) {
+    const auto it = std::find(log.header.begin(), log.header.end(), name);
+    if (it == log.header.end())
+      fail(options.log_path, "no column '" + name + "' (" + what + " in " + map.source_path + ")");
+    return static_cast<std::size_t>(it - log.header.begin());
+  };
+  // Columns first, so a map naming what the log lacks fails before anything is read further.
+  const std::size_t time_col = map.time_column.empty() ? 0 : column(map.time_column, "time.column");
+  struct Columns {
+    std::size_t q = 0, dq = 0, tau = 0;
+  };
+  std::vector<Columns> cols;
+  bool any_dq = false, any_tau = false;
+  for (const LogJointMap& j : map.joints) {
+    Columns c;
+    c.q = column(j.q, "joints." + j.joint + ".q");
+    if (!j.dq.empty()) c.dq = column(j.dq, "joints." + j.joint + ".dq");
+    if (!j.tau.empty()) c.tau = column(j.tau, "joints." + j.joint + ".tau");
+    any_dq = any_dq || !j.dq.empty();
+    any_tau = any_tau || !j.tau.empty();
+    cols.push_back(c);
+  }
+  for (const LogJointMap& j : map.joints) {
+    if (any_dq && j.dq.empty()) fail(map.source_path, "joint '" + j.joint + "' has no dq while others have");
+    if (any_tau && j.tau.empty()) fail(map.source_path, "joint '" + j.joint + "' has no tau while others have");
+  }
+
+  // Time stamps: strictly increasing, finite; the window selects the rows.
+  std::vector<double> time;
+  std::vector<std::size_t> rows;
+  double previous = -std::numeric_limits<double>::infinity();
+  for (std::size_t r = 0; r < log.rows.size(); ++r) {
+    const double t =
+        map.time_column.empty() ? static_cast<double>(r) / map.rate_hz : map.time_scale * log.rows[r][time_col];
+    if (!std::isfinite(t))
+      fail(options.log_path, "line " + std::to_string(log.line[r]) + ": column '" + map.time_column + "' is empty");
+    if (!(t > previous))
+      fail(options.log_path, "line " + std::to_string(log.line[r]) + ": time " + std::to_string(t) +
+                                 " s is not after the previous " + std::to_string(previous) + " s (column '" +
+                                 map.time_column + "' must increase)");
+    previous = t;
+    if (t < map.from_s || t > map.to_s) continue;
+    for (std::size_t j = 0; j < map.joints.size(); ++j) {
+      const auto check = [&](std::size_t c) {
+        if (!std::isfinite(log.rows[r][c]))
+          fail(options.log_path, "line " + std::to_string(log.line[r]) + ": column '" + log.header[c] + "' of joint '" +
+                                     map.joints[j].joint + "' is empty or not finite");
+      };
+      check(cols[j].q);
+      if (any_dq) check(cols[j].dq);
+      if (any_tau) check(cols[j].tau);
+    }
+    time.push_back(t);
+    rows.push_back(r);
+  }
+  if (time.size() < 3) fail(options.log_path, "fewer than 3 rows in the time window");
+
+  // The output rate: the map's, else the median stamp interval's (rounded to 0.1 % of itself).
+  std::vector<double> intervals;
+  for (std::size_t k = 1; k < time.size(); ++k) intervals.push_back(time[k] - time[k - 1]);
+  std::vector<double> sorted = intervals;
+  std::nth_element(sorted.begin(), sorted.begin() + static_cast<long>(sorted.size() / 2), sorted.end());
+  const double median = sorted[sorted.size() / 2];
+  LogImportResult result;
+  result.rate_hz = map.rate_hz > 0.0 ? map.rate_hz : 1.0 / median;
+  if (map.rate_hz <= 0.0) {
+    const double step = std::pow(10.0, std::floor(std::log10(result.rate_hz)) - 2);
+    result.rate_hz = std::round(result.rate_hz / step) * step;
+  }
+  const double period = 1.0 / result.rate_hz;
+  double sq = 0.0;
+  for (double d : intervals) {
+    sq += (d - period) * (d - period);
+    result.jitter_max_s = std::max(result.jitter_max_s, std::abs(d - period));
+  }
+  result.jitter_rms_s = std::sqrt(sq / static_cast<double>(intervals.size()));
+  result.rows_read = static_cast<long>(time.size());
+  result.start_s = time.front();
+
+  // Resampled at start + k / rate by linear interpolation between the bracketing log rows.
+  const long samples = static_cast<long>(std::floor((time.back() - time.front()) * result.rate_hz + 1e-9)) + 1;
+  result.samples = samples;
+  result.duration_s = static_cast<double>(samples - 1) * period;
+  StagedDirectory out(options.out_dir, "import log");
+  std::vector<Channel> enc, vel, tau;
+  for (const LogJointMap& j : map.joints) {
+    const bool prismatic =
+        model.bodies[static_cast<std::size_t>(*model.find_joint(j.joint))].joint_type == JointType::Prismatic;
+    enc.push_back({"q." + j.joint, prismatic ? "m" : "rad"});
+    vel.push_back({"v." + j.joint, prismatic ? "m/s" : "rad/s"});
+    tau.push_back({"tau." + j.joint, prismatic ? "N" : "N m"});
+  }
+  CsvStreamWriter enc_csv(out.path() + "/encoders.csv", enc, 12);
+  std::unique_ptr<CsvStreamWriter> vel_csv, tau_csv;
+  if (any_dq) vel_csv = std::make_unique<CsvStreamWriter>(out.path() + "/velocities.csv", vel, 12);
+  if (any_tau) tau_csv = std::make_unique<CsvStreamWriter>(out.path() + "/torques.csv", tau, 12);
+  std::vector<double> q_row(map.joints.size()), v_row(map.joints.size()), tau_row(map.joints.size());
+  std::size_t k0 = 0;
+  for (long s = 0; s < samples; ++s) {
+    const double t = time.front() + static_cast<double>(s) * period;
+    while (k0 + 2 < time.size() && time[k0 + 1] <= t) ++k0;
+    const double w = std::clamp((t - time[k0]) / (time[k0 + 1] - time[k0]), 0.0, 1.0);
+    const std::vector<double>& a = log.rows[rows[k0]];
+    const std::vector<double>& b = log.rows[rows[k0 + 1]];
+    auto at = [&](std::size_t c) { return (1.0 - w) * a[c] + w * b[c]; };
+    for (std::size_t j = 0; j < map.joints.size(); ++j) {
+      const LogJointMap& m = map.joints[j];
+      q_row[j] = m.sign * m.q_scale * at(cols[j].q) + 0.0;  // + 0: no "-0" for a flipped zero
+      if (any_dq) v_row[j] = m.sign * m.q_scale * at(cols[j].dq);
+      if (any_tau) tau_row[j] = m.sign * m.tau_scale * at(cols[j].tau);
+    }
+    // Stamps relative to the window's first row: a data set starts at its first sample.
+    const double stamp = static_cast<double>(s) * period;
+    enc_csv.write(stamp, q_row);
+    if (vel_csv) vel_csv->write(stamp, v_row);
+    if (tau_csv) tau_csv->write(stamp, tau_row);
+  }
+  enc_csv.close();
+  if (vel_csv) vel_csv->close();
+  if (tau_csv) tau_csv->close();
+
+  nlohmann::json d;
+  d["format"] = "dynid-dataset";
+  d["version"] = 1;
+  d["robot"] = model.name;
+  if (!options.model_path.empty()) d["model"] = fs::absolute(options.model_path).string();
+  d["scenario"] = "imported log";
+  d["gravity"] = {model.gravity.x(), model.gravity.y(), model.gravity.z()};
+  d["velocity"] = "instant";
+  d["streams"]["encoders"] = {{"file", "encoders.csv"}, {"rate_hz", result.rate_hz}, {"noise_free", false}};
+  if (any_tau) d["streams"]["torques"] = {{"file", "torques.csv"}, {"rate_hz", result.rate_hz}, {"noise_free", false}};
+  if (any_dq)
+    d["streams"]["velocities"] = {{"file", "velocities.csv"}, {"rate_hz", result.rate_hz}, {"noise_free", false}};
+  write_file_atomically(out.path() + "/dataset.json", d.dump(2) + "\n");
+  nlohmann::json summary{{"log", fs::absolute(options.log_path).string()},
+                         {"map", fs::absolute(options.map_path).string()},
+                         {"rows_read", result.rows_read},
+                         {"samples", result.samples},
+                         {"rate_hz", result.rate_hz},
+                         {"start_s", result.start_s},
+                         {"duration_s", result.duration_s},
+                         {"jitter_rms_s", result.jitter_rms_s},
+                         {"jitter_max_s", result.jitter_max_s},
+                         {"resampling", "linear interpolation onto start_s + k / rate_hz; stamps from 0"},
+                         {"joints", map.joints.size()}};
+  result.summary_json = summary.dump(2) + "\n";
+  write_file_atomically(out.path() + "/import.json", result.summary_json);
+  out.commit();
+  return result;
+}
+
+}  // namespace dynid

@@ -1,0 +1,194 @@
+// The bundled 7-DOF arm (models/arm7.urdf) end to end: `dynid simulate arm7 --scenario excite` (MuJoCo,
+// the true arm with its joint friction and rotor inertia, torques measured on the motor side),
+// then `identify inertial --friction viscous,coulomb --armature`. The truth the estimates are held
+// to is the simulation's own: truth.urdf (make_true_model) and truth.yaml (the joints' friction and
+// armature MuJoCo and the simulated friction used), never the identification's output.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "dynid/dynamics/rnea.hpp"
+#include "dynid/io/csv_stream.hpp"
+#include "dynid/model/robot.hpp"
+#include "dynid/model/sidecar_reader.hpp"
+#include "dynid/model/urdf_reader.hpp"
+#include "dynid/pipeline/inertial_identification.hpp"
+#include "dynid/scenarios/scenario.hpp"
+#include "support/scratch_files.hpp"
+
+namespace dynid {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr double kDuration = 12.0;  ///< [s] recorded excitation
+
+/// One noise-free simulation of the arm, shared by the tests of this file.
+class Arm7Excite : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = test::fresh_dir("arm7_excite", "exact");
+    ScenarioOptions o;
+    o.scenario = "excite";
+    o.out_dir = dir_;
+    o.noise = NoiseLevel::None;
+    o.duration_s = kDuration;
+    o.seed = 3;
+    summary_ = run_scenario(load_robot(std::string(DYNID_MODELS_DIR) + "/arm7.urdf"), o);
+  }
+  static InertialIdentificationOptions options(const std::string& data, const std::string& source, bool friction) {
+    InertialIdentificationOptions o;
+    o.model = std::string(DYNID_MODELS_DIR) + "/arm7.urdf";
+    o.data = data;
+    o.source = source;
+    o.sensors = "joints";
+    o.truth_urdf = data + "/truth.urdf";
+    o.prior = 0.0;  // least squares alone: its standard deviations are the ones to hold it to
+    if (friction) {
+      o.friction = "viscous,coulomb";
+      o.armature = true;
+    }
+    return o;
+  }
+  static std::string dir_;
+  static ScenarioSummary summary_;
+};
+std::string Arm7Excite::dir_;
+ScenarioSummary Arm7Excite::summary_;
+
+TEST_F(Arm7Excite, MotorTorquesAreTheLinksDynamicsPlusTheTrueFrictionAndArmature) {
+  EXPECT_NEAR(summary_.duration_s, kDuration, 2e-3);
+  EXPECT_LT(summary_.consistency_max_rel_error, 1e-9);  // MuJoCo's link torques = dynid's RNEA
+  const nlohmann::json s = nlohmann::json::parse(summary_.summary_json);
+  EXPECT_LT(s["tracking_max_rad"].get<double>(), 0.05);
+  // The true arm's friction and armature differ from the datasheet's (models/arm7.yaml).
+  const RobotSidecar nominal = read_sidecar_file(std::string(DYNID_MODELS_DIR) + "/arm7.yaml");
+  const RobotSidecar truth = read_sidecar_file(dir_ + "/truth.yaml");
+  ASSERT_EQ(truth.actuators.size(), 7u);
+  for (std::size_t j = 0; j < 7; ++j) {
+    EXPECT_EQ(truth.actuators[j].joint, nominal.actuators[j].joint);
+    EXPECT_GT(std::abs(*truth.actuators[j].damping / *nominal.actuators[j].damping - 1.0), 1e-3);
+    EXPECT_GT(std::abs(*truth.actuators[j].armature / *nominal.actuators[j].armature - 1.0), 1e-3);
+  }
+  // Every sample of the truth stream: the motor torque (what the torque stream reads, noise-free)
+  // is dynid's RNEA of the true links at MuJoCo's motion plus the true friction at the step's
+  // velocity and the true armature times the acceleration.
+  const Model model = read_urdf_file(dir_ + "/truth.urdf");
+  Data data(model);
+  const CsvStream t = read_csv_stream(dir_ + "/truth.csv");
+  const CsvStream tau = read_csv_stream(dir_ + "/torques.csv");
+  ASSERT_EQ(t.values.rows(), tau.values.rows());
+  VectorX q(7), v(7), a(7);
+  double worst = 0.0, largest = 0.0, friction_share = 0.0;
+  for (Eigen::Index r = 0; r < t.values.rows(); r += 7) {
+    for (int j = 0; j < 7; ++j) {
+      const std::string n = truth.actuators[static_cast<std::size_t>(j)].joint;
+      q[j] = t.values(r, t.column("q." + n));
+      v[j] = t.values(r, t.column("v." + n));
+      a[j] = t.values(r, t.column("a." + n));
+    }
+    const VectorX links = rnea(model, data, q, v, a);
+    for (int j = 0; j < 7; ++j) {
+      const ActuatorInfo& act = truth.actuators[static_cast<std::size_t>(j)];
+      const double friction = *act.damping * v[j] + *act.coulomb_friction * std::tanh(v[j] / 0.02);
+      const double expected = links[j] + friction + *act.armature * a[j];
+      const double measured = tau.values(r, tau.column("tau." + act.joint));
+      EXPECT_DOUBLE_EQ(measured, t.values(r, t.column("tau." + act.joint)));
+      worst = std::max(worst, std::abs(measured - expected));
+      largest = std::max(largest, std::abs(measured));
+      friction_share = std::max(friction_share, std::abs(friction) / (std::abs(links[j]) + 1.0));
+    }
+  }
+  EXPECT_LT(worst, 1e-8 * largest);
+  EXPECT_GT(friction_share, 0.5);  // the friction is as large as a good part of the link torques
+}
+
+TEST_F(Arm7Excite, NoiseFreeRecoversEveryBaseParameterFrictionAndArmature) {
+  const InertialIdentificationResult r = run_inertial_identification(options(dir_, "truth", true));
+  ASSERT_TRUE(r.base_param_max_rel_error && r.friction_max_rel_error);
+  EXPECT_LT(*r.base_param_max_rel_error, 1e-6);
+  EXPECT_LT(*r.friction_max_rel_error, 1e-6);
+  int estimated = 0;
+  for (const JointFrictionTerm& f : r.friction) {
+    ASSERT_TRUE(f.truth) << f.joint << " " << f.term;
+    if (f.grouped_with.empty()) ++estimated;
+  }
+  EXPECT_GE(estimated, 19);  // 7 viscous, 7 Coulomb, the armatures not grouped with a link inertia
+  // The encoders and the torque stream (the sensor path, noise-free: raw differences of the
+  // encoders, the velocity over the period before each stamp as the data set declares).
+  const InertialIdentificationResult s = run_inertial_identification(options(dir_, "sensors", true));
+  ASSERT_TRUE(s.base_param_max_rel_error && s.friction_max_rel_error);
+  EXPECT_LT(*s.base_param_max_rel_error, 1e-6);
+  EXPECT_LT(*s.friction_max_rel_error, 1e-6);
+}
+
+/// A copy of the data set with sensor noise added by the test: encoders of 2^18 counts a turn,
+/// torques with 0.3 N m white noise (the current measurement), declared noisy.
+std::string noisy_copy(const std::string& dir) {
+  const std::string out = test::fresh_dir("arm7_excite", "noisy");
+  fs::create_directories(out);
+  for (const char* f : {"truth.csv", "truth.urdf", "truth.yaml"}) fs::copy_file(dir + "/" + f, out + "/" + f);
+  std::mt19937 rng(11);
+  std::normal_distribution<double> gauss(0.0, 1.0);
+  const double count = 2.0 * M_PI / 262144.0;
+  for (const std::string name : {"encoders", "torques"}) {
+    const CsvStream s = read_csv_stream(dir + "/" + name + ".csv");
+    std::vector<Channel> channels;
+    for (std::size_t c = 1; c < s.header.size(); ++c)
+      channels.push_back({s.header[c], name == "encoders" ? "rad" : "N m"});
+    CsvStreamWriter w(out + "/" + name + ".csv", channels, 12);
+    std::vector<double> row(channels.size());
+    for (Eigen::Index r = 0; r < s.values.rows(); ++r) {
+      for (std::size_t c = 0; c < channels.size(); ++c) {
+        const double x = s.values(r, static_cast<Eigen::Index>(c) + 1);
+        row[c] = name == "encoders" ? std::round(x / count) * count : x + 0.3 * gauss(rng);
+      }
+      w.write(s.values(r, 0), row);
+    }
+    w.close();
+  }
+  nlohmann::json d = nlohmann::json::parse(std::ifstream(dir + "/dataset.json"));
+  for (auto& [name, stream] : d["streams"].items()) stream["noise_free"] = name == "truth";
+  for (const char* drop : {"imu", "ft", "plates", "markers"}) d["streams"].erase(drop);
+  std::ofstream(out + "/dataset.json") << d.dump(2);
+  return out;
+}
+
+TEST_F(Arm7Excite, NoisySensorsWithinThreeStdAndWithoutFrictionHeldOutErrorTwiceAsLarge) {
+  const std::string noisy = noisy_copy(dir_);
+  InertialIdentificationOptions o = options(noisy, "sensors", true);
+  // Torque noise low-passed with the encoders is correlated from sample to sample: Gautier's
+  // parallel filter with its standard-deviation factor keeps the stated standard deviations honest
+  // (docs/identification.md, "Parallel filtering").
+  o.parallel_filter.cutoff_hz = 2.0;
+  const InertialIdentificationResult r = run_inertial_identification(o);
+  ASSERT_TRUE(r.base_truth);
+  double worst_base = 0.0, worst_friction = 0.0;  // [std]
+  for (int k = 0; k < r.base.num_base(); ++k) {
+    EXPECT_LT(std::abs(r.base_values[k] - (*r.base_truth)[k]), 3.0 * r.base_std[k]) << r.base.name(k);
+    worst_base = std::max(worst_base, std::abs(r.base_values[k] - (*r.base_truth)[k]) / r.base_std[k]);
+  }
+  for (const JointFrictionTerm& f : r.friction) {
+    if (!f.grouped_with.empty()) continue;
+    EXPECT_LT(std::abs(f.value - *f.truth), 3.0 * f.std) << f.joint << " " << f.term;
+    worst_friction = std::max(worst_friction, std::abs(f.value - *f.truth) / f.std);
+  }
+  std::cout << "largest deviation [std]: base parameters " << worst_base << ", friction and armature " << worst_friction
+            << "\n";
+  InertialIdentificationOptions no_friction = o;
+  no_friction.friction.clear();
+  no_friction.armature = false;
+  const InertialIdentificationResult without = run_inertial_identification(no_friction);
+  ASSERT_TRUE(r.identified_rms.torque && without.identified_rms.torque);
+  EXPECT_GT(*without.identified_rms.torque, 2.0 * *r.identified_rms.torque);
+  std::cout << "held-out joint torque RMS [N m]: with friction " << *r.identified_rms.torque << ", without "
+            << *without.identified_rms.torque << ", nominal " << r.nominal_rms.torque.value_or(-1.0) << "\n";
+}
+
+}  // namespace
+}  // namespace dynid
