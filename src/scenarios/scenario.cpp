@@ -55,6 +55,22 @@ json perturbations_json(const Run& run) {
                        {"max_axis_tilt_deg", max_tilt * 180.0 / M_PI},
                        {"joints", joints}};
   }
+  if (perturbation_enabled(run.options.perturbations, "time")) {
+    json offsets = json::object(), drifts = json::object();
+    for (const auto& [stream, clock] : run.stream_clocks) {
+      offsets[stream] = clock.offset_s;
+      drifts[stream] = clock.drift_ppm;
+    }
+    // Stream stamp minus robot time at t = 0 [s], and how fast it grows [ppm]: a stream recorded
+    // only when the scenario has the sensor.
+    out["time"] = {{"source",
+                    "unsynchronised devices: constant offset uniform within +-50 ms (start-up, buffering, "
+                    "transport), drift uniform within +-30 ppm (quartz tolerance); encoders, joint torques and "
+                    "truth on the robot's clock"},
+                   {"time_offset_s", offsets},
+                   {"drift_ppm", drifts}};
+    out["time_offset_s"] = offsets;
+  }
   return out;
 }
 

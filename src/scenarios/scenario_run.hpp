@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,6 +24,7 @@
 #include "dynid/sim/geometry_perturbation.hpp"
 #include "dynid/sim/perturbations.hpp"
 #include "dynid/sim/simulation.hpp"
+#include "dynid/sim/stream_clock_perturbation.hpp"
 #include "dynid/sim/true_model.hpp"
 #include "leg_servos.hpp"
 
@@ -61,6 +63,8 @@ struct Run {
   std::unique_ptr<LegServos> legs;
   /// --perturb geometry: the true joint origins and axes (applied to truth.model), else empty.
   std::vector<JointGeometryError> geometry;
+  /// --perturb time: the clock of each stream recorded on another device, else empty.
+  std::map<std::string, StreamClock> stream_clocks;
   /// walk: planned touch-downs, seconds after the walk's start (when the leg servos start measuring),
   /// and whether the landing foot is the left one.
   std::vector<std::pair<double, bool>> touchdowns;
@@ -105,6 +109,10 @@ struct Run {
     recorder =
         std::make_unique<DatasetRecorder>(options.out_dir, truth.model, simulated_robot, scene,
                                           sensor_noise(options.noise, options.backlash_rad), rates_, options.seed + 1);
+    if (perturbation_enabled(options.perturbations, "time")) {
+      stream_clocks = perturb_stream_clocks(options.seed);
+      recorder->set_stream_clocks(stream_clocks);
+    }
   }
 
   /// Places the robot so its lowest support sole is `depth` below the walking surface (z = 0).

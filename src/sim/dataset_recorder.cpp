@@ -311,7 +311,10 @@ void DatasetRecorder::record(const Simulation& sim, const VectorX& tau, bool wri
         for (int k = 0; k < 3; ++k) row_.push_back(dropped ? kNaN : p[k]);
       }
     }
-    if (write) s.writer->write(t, row_);
+    if (write) {
+      const auto clock = clocks_.find(s.name);
+      s.writer->write(clock == clocks_.end() ? t : clock->second.stream_time(t), row_);
+    }
   }
 }
 

@@ -48,7 +48,9 @@ TEST(PerturbCli, GeometryIsListedInTheDataSet) {
   const nlohmann::json perturbations = nlohmann::json::parse(text.str())["perturbations"];
   ASSERT_TRUE(perturbations.contains("geometry")) << perturbations.dump();
   EXPECT_TRUE(perturbations["geometry"]["joints"].contains("l_knee"));
-  EXPECT_EQ(nlohmann::json::parse(r.out)["perturbations"], nlohmann::json::array({"geometry"}));
+  ASSERT_TRUE(perturbations.contains("time_offset_s")) << perturbations.dump();
+  EXPECT_TRUE(perturbations["time"]["time_offset_s"].contains("ft"));
+  EXPECT_EQ(nlohmann::json::parse(r.out)["perturbations"], nlohmann::json::array({"geometry", "time"}));
 }
 
 }  // namespace

@@ -36,7 +36,7 @@
 #include <string>
 
 #include "dynid/data/dataset_info.hpp"
-#include "dynid/data/stream_clock.hpp"
+#include "dynid/io/stream_clock.hpp"
 #include "dynid/data/truth_source.hpp"
 #include "dynid/ident/motion_sample.hpp"
 #include "dynid/model/lock_joints.hpp"

@@ -6,11 +6,13 @@
 // wrenches) = applied joint torques (the physics agreement of MuJoCo and dynid).
 
 #include <limits>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "dynid/io/stream_clock.hpp"
 #include "dynid/dynamics/data.hpp"
 #include "dynid/io/csv_stream.hpp"
 #include "dynid/model/sidecar.hpp"
@@ -50,6 +52,10 @@ class DatasetRecorder {
   /// Simulation::forward(tau) and Simulation::integrate(). With `write` false the sensors are read
   /// (latest()) but nothing is written: a controller sensing while nothing is recorded.
   void record(const Simulation& sim, const VectorX& tau, bool write = true);
+
+  /// Stamps each named stream on its own clock (sim/stream_clock_perturbation.hpp); the others,
+  /// the encoders and the truth stay on the simulation's.
+  void set_stream_clocks(std::map<std::string, StreamClock> clocks) { clocks_ = std::move(clocks); }
 
   /// The sensor readings of the last record() call that sampled them.
   const SensorReadings& latest() const { return latest_; }
@@ -97,9 +103,10 @@ class DatasetRecorder {
   int plate_steps_ = 0;
   double plate_last_step_time_ = 0.0;
   std::vector<int> joint_bodies_;
-  std::vector<int> torque_sensor_velocity_;   ///< velocity index of each sidecar joint torque sensor
-  std::vector<double> torque_sensor_offset_;  ///< [N m] per sensor, constant per run
-  std::vector<double> torque_sensor_gain_;    ///< reading / true torque per sensor, constant per run
+  std::map<std::string, StreamClock> clocks_;  ///< per stream name: its clock (none: the simulation's)
+  std::vector<int> torque_sensor_velocity_;    ///< velocity index of each sidecar joint torque sensor
+  std::vector<double> torque_sensor_offset_;   ///< [N m] per sensor, constant per run
+  std::vector<double> torque_sensor_gain_;     ///< reading / true torque per sensor, constant per run
   std::vector<Force> f_ext_body_;
   double max_consistency_error_ = 0.0;
   std::vector<double> row_;
