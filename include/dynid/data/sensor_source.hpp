@@ -36,9 +36,9 @@
 #include <string>
 
 #include "dynid/data/dataset_info.hpp"
-#include "dynid/io/stream_clock.hpp"
 #include "dynid/data/truth_source.hpp"
 #include "dynid/ident/motion_sample.hpp"
+#include "dynid/io/stream_clock.hpp"
 #include "dynid/model/lock_joints.hpp"
 #include "dynid/model/sidecar.hpp"
 

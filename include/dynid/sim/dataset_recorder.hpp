@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "dynid/io/stream_clock.hpp"
 #include "dynid/dynamics/data.hpp"
 #include "dynid/io/csv_stream.hpp"
+#include "dynid/io/stream_clock.hpp"
 #include "dynid/model/sidecar.hpp"
 #include "dynid/sim/scene.hpp"
 #include "dynid/sim/sensor_noise.hpp"
