@@ -60,9 +60,11 @@ void register_simulate(CLI::App& app, Action& action) {
   cmd->add_option("--actuator-model", args->actuator_model,
                   "Actuators file of the feed-forward's model, e.g. identify actuator's actuator.yaml "
                   "(default: the datasheet)");
+  std::string built;
+  for (const std::string& name : perturbation_names()) built += (built.empty() ? "" : ", ") + name;
   cmd->add_option("--perturb", args->perturb,
-                  "Testbed imperfections of the true robot: none | all | a comma-separated list of: geometry "
-                  "(docs/scenarios.md; default none)")
+                  "Testbed imperfections of the true robot: none | all | a comma-separated list of: " + built +
+                      " (docs/scenarios.md; default none)")
       ->default_val("none");
   cmd->add_flag("--quiet", args->quiet, "No progress output");
   cmd->callback([&action, args] {
