@@ -237,7 +237,7 @@ std::map<std::string, StreamAlignment> estimate_stream_clocks(const Model& model
       TimeAlignmentOptions searching = options;
       searching.min_correlation = std::min(0.2, options.min_correlation);
       StreamAlignment a = align(Eigen::MatrixXd(), lowpassed(force, f), times, searching,
-                                "contact force against the bodies' kinematic accelerations", &body_com);
+                                "contact force against the limbs' kinematic COM accelerations", &body_com);
       a.clock.offset_s += previous.clock.offset_s;
       out["ft"] = a;
       if (!a.warning.empty() || std::abs(a.clock.offset_s - previous.clock.offset_s) < 0.1 * dt) break;

@@ -56,6 +56,23 @@ void write_identification_report(const InertialIdentificationResult& r, const st
                      "); the held-out residual RMS below are taken in the same band. The plots show the samples "
                      "as the sensor path gives them.");
 
+  if (!r.time_alignment.empty()) {
+    // Each stream's clock against the encoders (--align-time, --time-offset), applied or not and why.
+    ReportTable clocks;
+    clocks.caption =
+        "Stream clocks against the encoders (stream stamp minus robot time; docs/identification.md, "
+        "\"Time alignment\")";
+    clocks.header = {"stream", "offset [ms]", "from", "correlation", "applied"};
+    for (const auto& [stream, c] : r.time_alignment)
+      clocks.rows.push_back(
+          {stream, number(1e3 * c.estimate.clock.offset_s, "%.2f"), c.given ? "given" : c.estimate.compared,
+           c.given ? "" : number(c.estimate.correlation, "%.3f"),
+           c.applied
+               ? "yes"
+               : (!c.estimate.warning.empty() ? "no: " + c.estimate.warning : "no: below half an encoder period")});
+    report.table(clocks);
+  }
+
   report.heading("Validation on held-out motion: RMS of the equation residuals");
   report.paragraph("Held-out motion: " + r.validation_data + ".");
   ReportTable rms;

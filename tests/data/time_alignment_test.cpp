@@ -104,7 +104,8 @@ class WalkTimeAlignment : public ::testing::Test {
     dir_ = o.out_dir;
   }
   static InertialIdentificationResult identify(const std::string& data, bool align,
-                                               const std::map<std::string, double>& given = {}) {
+                                               const std::map<std::string, double>& given = {},
+                                               const std::string& out_dir = "") {
     InertialIdentificationOptions o;
     o.model = "kid_humanoid";
     o.data = data;
@@ -114,6 +115,7 @@ class WalkTimeAlignment : public ::testing::Test {
     o.align_time = align;
     o.time_offsets = given;
     o.truth_urdf = data + "/truth.urdf";
+    o.out_dir = out_dir;
     return run_inertial_identification(o);
   }
   static std::string dir_;
@@ -144,7 +146,8 @@ TEST_F(WalkTimeAlignment, AligningRestoresTheHeldOutFitThatAFortyMillisecondOffs
   const std::string data = dir_ + "_ft40";
   restamp(dir_, data, {{"ft", 0.04}});
   const InertialIdentificationResult as_stamped = identify(data, false);
-  const InertialIdentificationResult aligned = identify(data, true);
+  const std::string out = test::fresh_dir("time_alignment", "aligned_out");
+  const InertialIdentificationResult aligned = identify(data, true, {}, out);
   const InertialIdentificationResult given = identify(data, false, {{"ft", 0.04}});
   const InertialIdentificationResult original = identify(dir_, false);
   std::printf("held-out base force [N]: 40 ms off %.3f, aligned %.3f, given %.3f, original %.3f\n",
@@ -153,6 +156,13 @@ TEST_F(WalkTimeAlignment, AligningRestoresTheHeldOutFitThatAFortyMillisecondOffs
   EXPECT_GT(as_stamped.identified_rms.force, 2.0 * original.identified_rms.force);
   EXPECT_LT(aligned.identified_rms.force, 1.1 * original.identified_rms.force);
   EXPECT_TRUE(given.time_alignment.at("ft").given && given.time_alignment.at("ft").applied);
+  // The report shows the clocks (a table row per stream, the estimate in ms).
+  std::ifstream html(out + "/report.html");
+  const std::string text((std::istreambuf_iterator<char>(html)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("Stream clocks against the encoders"), std::string::npos);
+  char ms[32];
+  std::snprintf(ms, sizeof ms, "%.2f", 1e3 * aligned.time_alignment.at("ft").estimate.clock.offset_s);
+  EXPECT_NE(text.find(std::string(">") + ms + "<"), std::string::npos) << ms;
   EXPECT_NEAR(given.identified_rms.force, original.identified_rms.force, 0.05 * original.identified_rms.force);
 }
 
