@@ -34,6 +34,24 @@ constexpr double kTouchdownBeforeS = 0.02, kTouchdownAfterS = 0.15;  // window o
 /// dataset.json's `perturbations`: each testbed imperfection switched on, with its magnitudes.
 json perturbations_json(const Run& run) {
   json out = json::object();
+  if (perturbation_enabled(run.options.perturbations, "inertia")) {
+    json bodies = json::object();
+    double max_change = 0.0;
+    for (const BodyInertiaError& e : run.inertia) {
+      bodies[e.body] = {{"spread_scale", {e.spread_scale.x(), e.spread_scale.y(), e.spread_scale.z()}},
+                        {"axes_rotation_deg", e.axes_rotation_rad * 180.0 / M_PI},
+                        {"inertia_change", e.inertia_change}};
+      max_change = std::max(max_change, e.inertia_change);
+    }
+    out["inertia"] = {{"source",
+                       "CAD assumes uniform density (paper 000, section 1): each body's second moment along each "
+                       "principal direction scaled uniformly within +-30 %, principal directions turned uniformly "
+                       "within 10 deg; mass and COM kept (the true model's point masses change those)"},
+                      {"spread_tolerance", kInertiaSpreadTolerance},
+                      {"axes_tolerance_deg", kInertiaAxesToleranceDeg},
+                      {"max_inertia_change", max_change},
+                      {"bodies", bodies}};
+  }
   if (perturbation_enabled(run.options.perturbations, "geometry")) {
     json joints = json::object();
     double max_origin = 0.0, max_tilt = 0.0;

@@ -22,6 +22,7 @@
 #include "dynid/scenarios/static_poses.hpp"
 #include "dynid/sim/dataset_recorder.hpp"
 #include "dynid/sim/geometry_perturbation.hpp"
+#include "dynid/sim/inertia_perturbation.hpp"
 #include "dynid/sim/perturbations.hpp"
 #include "dynid/sim/simulation.hpp"
 #include "dynid/sim/stream_clock_perturbation.hpp"
@@ -61,6 +62,8 @@ struct Run {
   /// walk --servo-control: paper 002's servo model drives the leg joints (their PD servo torques
   /// are replaced in step()); null otherwise.
   std::unique_ptr<LegServos> legs;
+  /// --perturb inertia: how each true body's mass is spread about its COM (applied to truth.model), else empty.
+  std::vector<BodyInertiaError> inertia;
   /// --perturb geometry: the true joint origins and axes (applied to truth.model), else empty.
   std::vector<JointGeometryError> geometry;
   /// --perturb time: the clock of each stream recorded on another device, else empty.
@@ -79,6 +82,7 @@ struct Run {
         scene(s),
         truth_data(truth.model),
         rates_(rates) {
+    if (perturbation_enabled(o.perturbations, "inertia")) inertia = perturb_inertia(truth.model, o.seed);
     if (perturbation_enabled(o.perturbations, "geometry")) geometry = perturb_geometry(truth.model, o.seed);
   }
 

@@ -22,7 +22,7 @@ std::string join(const std::vector<std::string>& names) {
 
 }  // namespace
 
-std::vector<std::string> perturbation_names() { return {"geometry", "time"}; }
+std::vector<std::string> perturbation_names() { return {"inertia", "geometry", "time"}; }
 
 std::vector<std::string> parse_perturbations(const std::string& text) {
   if (text == "none") return {};
