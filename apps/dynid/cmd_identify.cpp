@@ -17,6 +17,7 @@
 
 #include "commands.hpp"
 #include "dynid/core/staged_directory.hpp"
+#include "dynid/mocap/c3d_import.hpp"
 #include "dynid/pipeline/inertial_identification.hpp"
 #include "progress_line.hpp"
 
@@ -40,7 +41,8 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
   auto args = std::make_shared<Args>();
   InertialIdentificationOptions& o = args->o;
   cmd->add_option("MODEL", o.model, "URDF file or bundled robot name (needs its sidecar)")->required();
-  cmd->add_option("DATA", o.data, "Data set directory (docs/data-format.md)")->required();
+  cmd->add_option("DATA", o.data, "Data set directory (docs/data-format.md), or a lab's C3D/TRC trial (imported)")
+      ->required();
   cmd->add_option("--sensors", o.sensors,
                   "full | contact | joints | minimal (the smallest set for the data's contact states) | "
                   "comma-separated joint and contact names")
@@ -183,7 +185,16 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
       if (!args->quiet) opts.progress = progress_line();
       StagedDirectory out(opts.out_dir, "identify inertial");  // a kill -9 leaves the previous output or none
       opts.out_dir = out.path();
-      const InertialIdentificationResult r = run_inertial_identification(opts);
+      // A lab's C3D or TRC trial where a data set is expected: imported for this run.
+      const DatasetOrMocapFile data(opts.data, nullptr), validation(opts.validate, nullptr);
+      opts.data = data.path();
+      opts.validate = validation.path();
+      InertialIdentificationResult r;
+      try {
+        r = run_inertial_identification(opts);
+      } catch (const std::exception& e) {
+        throw std::runtime_error(validation.in_user_terms(data.in_user_terms(e.what())));
+      }
       out.commit();
       std::cout << r.summary_json;
       for (const std::string& w : r.warnings) std::cerr << "warning: " << w << "\n";

@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "dynid/core/number_format.hpp"
 #include "dynid/core/staged_directory.hpp"
+#include "dynid/mocap/c3d_import.hpp"
 #include "dynid/pipeline/static_pipeline.hpp"
 
 namespace dynid::cli {
@@ -28,7 +29,15 @@ int run(IdentifyStaticArgs a) {
   a.options.prior = a.prior == "nominal" ? StaticPrior::Nominal : StaticPrior::Scaled;
   StagedDirectory out(a.out, "identify static");  // a kill -9 leaves the previous output or none
   const Robot robot = load_robot(a.model);
-  const StaticPipelineResult r = run_static_identification(robot, a.data, a.options);
+  // A lab's C3D or TRC trial where a data set is expected: imported for this run.
+  const DatasetOrMocapFile data(a.data, &robot.model), validation(a.options.validate, &robot.model);
+  a.options.validate = validation.path();
+  StaticPipelineResult r;
+  try {
+    r = run_static_identification(robot, data.path(), a.options);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(validation.in_user_terms(data.in_user_terms(e.what())));
+  }
   write_static_identification(r, robot, out.path());
   out.commit();
   const auto& s = r.summary;
@@ -51,8 +60,9 @@ void add_identify_static(CLI::App& identify, Action& action) {
   auto* cmd = identify.add_subcommand(
       "static", "Segment masses and COMs from static poses with markers and force plates (paper 000)");
   cmd->add_option("MODEL", a->model, "URDF or bundled robot (its sidecar names the markers)")->required();
-  cmd->add_option("DATA", a->data,
-                  "Data set with the static poses (markers, plates; encoders for --pose-source encoders)")
+  cmd->add_option(
+         "DATA", a->data,
+         "Data set with the static poses (markers, plates; encoders for --pose-source encoders), or a lab's C3D trial")
       ->required();
   cmd->add_option("--total-mass", a->options.total_mass, "Weighed total mass of the robot [kg]")
       ->required()

@@ -4,15 +4,18 @@
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <optional>
 
 #include "commands.hpp"
 #include "dynid/io/log_import.hpp"
+#include "dynid/mocap/c3d_import.hpp"
 #include "dynid/model/robot.hpp"
 
 namespace dynid::cli {
 
 void register_import(CLI::App& app, Action& action) {
-  auto* cmd = app.add_subcommand("import", "Turn a robot's own recording into a dynid data set");
+  auto* cmd =
+      app.add_subcommand("import", "Turn a robot's own recording or a lab's motion capture into a dynid data set");
   cmd->require_subcommand(1);
   auto* log = cmd->add_subcommand(
       "log", "A controller log (CSV or whitespace text; any column names, a map file says which is what)");
@@ -43,6 +46,47 @@ void register_import(CLI::App& app, Action& action) {
       o.to_s = args->to;
       const LogImportResult r = import_log(robot.model, o);
       std::cout << r.summary_json;
+      return 0;
+    };
+  });
+
+  auto* c3d = cmd->add_subcommand(
+      "c3d", "Motion-capture trials (C3D or TRC): markers renamed to the robot's, force plates with their wrenches");
+  struct C3dArgs {
+    std::vector<std::string> trials;
+    std::string model, labels, out;
+    double cop_threshold = 20.0;
+  };
+  auto c3d_args = std::make_shared<C3dArgs>();
+  c3d->add_option("TRIALS", c3d_args->trials, "One or more .c3d (or .trc) trials, laid end to end")->required();
+  c3d->add_option("--model", c3d_args->model,
+                  "URDF file or bundled robot name: its sidecar's markers are checked against the labels");
+  c3d->add_option("--labels", c3d_args->labels, "Label map (YAML, `labels: {LAB_LABEL: marker}`; empty drops one)");
+  c3d->add_option("--cop-threshold", c3d_args->cop_threshold,
+                  "Normal force [N] below which a plate's COP is left empty (default 20)")
+      ->check(CLI::PositiveNumber);
+  c3d->add_option("--out", c3d_args->out, "Output data set directory (written as a whole)")->required();
+  c3d->callback([&action, c3d_args] {
+    action = [c3d_args] {
+      std::optional<Robot> robot;
+      if (!c3d_args->model.empty()) robot = load_robot(c3d_args->model);
+      C3dImportOptions o;
+      o.trials = c3d_args->trials;
+      o.out_dir = c3d_args->out;
+      o.labels_path = c3d_args->labels;
+      o.cop_threshold_n = c3d_args->cop_threshold;
+      if (robot) {
+        o.model = &robot->model;
+        o.robot_name = robot->model.name;
+        o.model_path = robot->urdf_path;
+      }
+      const C3dImportResult r = import_c3d(o);
+      std::cout << r.summary_json;
+      for (const std::string& w : r.warnings) std::cerr << "warning: " << w << "\n";
+      if (!r.unknown_labels.empty())
+        std::cerr << "warning: " << r.unknown_labels.size()
+                  << " marker(s) the model does not have (kept; give them names with --labels): "
+                  << r.unknown_labels.front() << (r.unknown_labels.size() > 1 ? ", ..." : "") << "\n";
       return 0;
     };
   });

@@ -1,5 +1,7 @@
 #include "dynid/data/dataset_info.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -18,7 +20,16 @@ const StreamInfo& DatasetInfo::stream(const std::string& name) const {
 DatasetInfo read_dataset_info(const std::string& path) {
   fs::path file = path;
   if (!fs::exists(file)) throw std::runtime_error(path + ": no such data set (a directory with dataset.json)");
-  if (fs::is_directory(file)) file /= "dataset.json";
+  if (fs::is_directory(file)) {
+    file /= "dataset.json";
+  } else if (file.extension() != ".json") {
+    std::string ext = file.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (ext == ".c3d" || ext == ".trc")
+      throw std::runtime_error(path + ": a motion-capture file, not a data set: `dynid import c3d " + path +
+                               " --out DIR` makes one (identify static and identify inertial take it directly)");
+    throw std::runtime_error(path + ": not a data set (expected a directory with dataset.json, or that file)");
+  }
   std::ifstream in(file);
   if (!in) throw std::runtime_error(file.string() + ": cannot open (is this a dynid data set?)");
   nlohmann::json j;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <optional>
+#include <random>
 #include <stdexcept>
 
 #include "dynid/core/atomic_file.hpp"
@@ -116,6 +117,25 @@ StaticWindows find_static_windows(const LabRecording& rec, const StaticPipelineO
   return out;
 }
 
+namespace {
+
+constexpr double kIkGoodFitM = 2e-3;  // marker RMS of a pose IK has found (noise and mounting: < 1 mm)
+constexpr int kIkRandomStarts = 24;
+
+/// `start` with every joint drawn uniformly within its limits (within +-pi where it has none).
+VectorX random_joints(const Model& model, VectorX start, std::mt19937& rng) {
+  for (std::size_t b = 1; b < model.bodies.size(); ++b) {
+    const Body& body = model.bodies[b];
+    if (body.joint_type != JointType::Revolute && body.joint_type != JointType::Prismatic) continue;
+    const double lo = std::isfinite(body.limits.lower) ? body.limits.lower : -M_PI;
+    const double hi = std::isfinite(body.limits.upper) ? body.limits.upper : M_PI;
+    start[body.idx_q] = std::uniform_real_distribution<double>(lo, hi)(rng);
+  }
+  return start;
+}
+
+}  // namespace
+
 void measure_static_poses(const Robot& robot, const LabRecording& rec, const StaticWindows& windows,
                           const StaticPipelineOptions& options, StaticPipelineResult& out) {
   const Model& model = robot.model;
@@ -147,14 +167,22 @@ void measure_static_poses(const Robot& robot, const LabRecording& rec, const Sta
         encoder_joints_into(model, rec, span.start, span.end, starts.back());
       }
       fr.rms = std::numeric_limits<double>::infinity();
-      for (VectorX& start : starts) {
+      auto try_start = [&](VectorX start) {
         start.head(7) = base_start.head(7);
         const MarkerIkFrame trial = ik.solve(y, start);
         if (trial.markers_used >= 3 && trial.rms < fr.rms) {
           fr = trial;
           q = start;
         }
-      }
+      };
+      for (const VectorX& start : starts) try_start(start);
+      // Without encoders a limb can settle in a mirror solution (an elbow bent the other way) that
+      // leaves centimetres of marker residual: then the earlier poses' joints, and seeded random
+      // joints within the limits, until one fits to marker precision.
+      for (auto it = out.poses.rbegin(); it != out.poses.rend() && fr.rms > kIkGoodFitM; ++it) try_start(it->q);
+      std::mt19937 rng(static_cast<unsigned>(index) + 1u);
+      for (int k = 0; k < kIkRandomStarts && fr.rms > kIkGoodFitM; ++k)
+        try_start(random_joints(model, base_start, rng));
     }
     if (fr.markers_used < 3) throw std::runtime_error(data + ": pose '" + span.label + "' has fewer than 3 markers");
     previous = q;

@@ -1,0 +1,80 @@
+#pragma once
+// `dynid import c3d`: a motion-capture lab's own trials (C3D, as Vicon, Qualisys, Motion Analysis,
+// BTS or Optotrak write them) turned into a dynid data set (docs/data-format.md, "Importing a
+// motion-capture recording"): the markers, renamed to the robot's marker names, and every force
+// plate with its corners and its wrench and COP stream, so `identify static` and `identify inertial
+// --source mocap` read a lab's recording as they read a simulated one.
+//
+// Several trials (a lab records each static pose as its own trial) are laid end to end, each after
+// a gap of `kTrialGapS` without samples, and listed as `segments` (category "trial"), so
+// `identify static --windows segments` takes one pose per trial. Trials must agree on rates and
+// plates.
+//
+// Conventions: the lab frame is kept as it is (dynid expects z up, as most labs define it); marker
+// coordinates in metres; plates.csv holds the wrench the robot applies to each plate (the C3D's
+// ground reaction negated) in world axes, the moment about the plate's top centre, and the COP
+// (empty where the normal force is below the threshold); analog samples are read as instants.
+
+#include <string>
+#include <vector>
+
+#include "dynid/model/model.hpp"
+
+namespace dynid {
+
+inline constexpr double kTrialGapS = 1.0;  ///< time between two imported trials [s]
+
+struct C3dImportOptions {
+  std::vector<std::string> trials;  ///< C3D files, in order
+  std::string out_dir;
+  /// Optional YAML label map: `labels: {LAB_LABEL: model_marker}` (an empty value drops the label).
+  std::string labels_path;
+  const Model* model = nullptr;        ///< optional: the robot, to check labels against its markers
+  std::string robot_name, model_path;  ///< written into dataset.json (`robot`, `model`)
+  double cop_threshold_n = 20.0;       ///< normal force [N] below which the COP is left empty
+};
+
+struct C3dImportResult {
+  long frames = 0;          ///< marker frames written (all trials)
+  long analog_samples = 0;  ///< plate samples written (all trials)
+  double marker_rate_hz = 0.0, analog_rate_hz = 0.0;
+  std::vector<std::string> markers;          ///< written marker names (after renaming)
+  std::vector<std::string> plates;           ///< written plate names
+  std::vector<std::string> unknown_labels;   ///< written markers the model does not have (with a model)
+  std::vector<std::string> missing_markers;  ///< model markers no trial has (with a model)
+  std::vector<std::string> warnings;         ///< what the C3D reader tolerated, per file
+  std::string summary_json;                  ///< what import.json holds
+};
+
+/// Reads every trial and writes the data set into options.out_dir as a whole (staged, then moved
+/// into place): markers.csv, plates.csv, dataset.json, import.json. Throws one line naming the file
+/// and what is wrong (unreadable C3D, trials whose rates or plates differ, a label map naming a
+/// marker twice, neither markers nor plates).
+C3dImportResult import_c3d(const C3dImportOptions& options);
+
+/// The label map file (YAML), lab label -> model marker name ("" drops the label). Throws naming the
+/// file and the entry at fault.
+std::vector<std::pair<std::string, std::string>> read_marker_label_map(const std::string& path);
+
+/// A DATA argument that may be a motion-capture file: a C3D or TRC path is imported (import_c3d, no
+/// label map, checked against `model` when given) into a temporary data set that lives as long as
+/// this object; anything else is passed through as it is. What the identify commands use, so a lab's
+/// trial can be given where a data set is expected.
+class DatasetOrMocapFile {
+ public:
+  DatasetOrMocapFile(const std::string& path, const Model* model);
+  ~DatasetOrMocapFile();
+  DatasetOrMocapFile(const DatasetOrMocapFile&) = delete;
+  DatasetOrMocapFile& operator=(const DatasetOrMocapFile&) = delete;
+  /// The data set directory to read.
+  const std::string& path() const { return path_; }
+  /// Whether the path was a motion-capture file, imported.
+  bool imported() const { return !temporary_.empty(); }
+  /// `message` with the temporary data set's path replaced by the file the user gave.
+  std::string in_user_terms(std::string message) const;
+
+ private:
+  std::string original_, path_, temporary_;
+};
+
+}  // namespace dynid

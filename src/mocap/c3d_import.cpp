@@ -1,0 +1,289 @@
+#include "dynid/mocap/c3d_import.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <unistd.h>
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <stdexcept>
+
+#include "dynid/core/atomic_file.hpp"
+#include "dynid/core/staged_directory.hpp"
+#include "dynid/io/csv_stream.hpp"
+#include "dynid/mocap/force_plate.hpp"
+#include "dynid/mocap/marker_ik.hpp"
+#include "dynid/mocap/mocap_recording.hpp"
+
+namespace dynid {
+namespace {
+
+using json = nlohmann::json;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+[[noreturn]] void fail(const std::string& where, const std::string& what) {
+  throw std::runtime_error(where + ": " + what);
+}
+
+/// The name a lab label gets: the map's, else the label without a "Subject:" prefix (Vicon Nexus
+/// writes "Subject:LASI"). Empty: dropped.
+std::string marker_name(const std::string& label, const std::map<std::string, std::string>& map) {
+  if (const auto it = map.find(label); it != map.end()) return it->second;
+  const auto colon = label.rfind(':');
+  return colon == std::string::npos ? label : label.substr(colon + 1);
+}
+
+bool same_plate(const ForcePlate& a, const ForcePlate& b) {
+  return a.number == b.number && (a.corners_world - b.corners_world).cwiseAbs().maxCoeff() < 1e-6;
+}
+
+json vec(const Vector3& v) { return json::array({v.x(), v.y(), v.z()}); }
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> read_marker_label_map(const std::string& path) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    fail(path, "cannot open the label map");
+  } catch (const YAML::Exception& e) {
+    fail(path, std::string("not valid YAML (") + e.what() + ")");
+  }
+  const YAML::Node labels = root["labels"];
+  if (!labels || !labels.IsMap()) fail(path, "no `labels:` mapping (lab label: model marker name)");
+  std::vector<std::pair<std::string, std::string>> out;
+  std::set<std::string> seen;
+  for (const auto& entry : labels) {
+    if (!entry.first.IsScalar()) fail(path, "a label map key is not a label");
+    const std::string from = entry.first.as<std::string>();
+    const std::string to = entry.second.IsNull()     ? ""
+                           : entry.second.IsScalar() ? entry.second.as<std::string>()
+                                                     : "\x01";
+    if (to == "\x01") fail(path, "label '" + from + "': the value must be a marker name (or empty to drop it)");
+    if (!to.empty() && !seen.insert(to).second) fail(path, "marker '" + to + "' is the target of two labels");
+    out.emplace_back(from, to);
+  }
+  return out;
+}
+
+C3dImportResult import_c3d(const C3dImportOptions& options) {
+  if (options.trials.empty()) throw std::invalid_argument("import c3d: no trial given");
+  std::map<std::string, std::string> label_map;
+  if (!options.labels_path.empty())
+    for (const auto& [from, to] : read_marker_label_map(options.labels_path)) label_map[from] = to;
+
+  std::vector<MocapRecording> trials;
+  for (const std::string& path : options.trials) trials.push_back(read_mocap_file(path));
+
+  C3dImportResult result;
+  const MocapRecording& first = trials.front();
+  result.marker_rate_hz = first.point_rate;
+  result.analog_rate_hz = first.force_plates.empty() ? 0.0 : first.analog_rate;
+  // Trials must agree on what a data set holds once: rates and plates.
+  for (std::size_t t = 1; t < trials.size(); ++t) {
+    const MocapRecording& r = trials[t];
+    if (r.marker_count() > 0 && first.marker_count() > 0 && std::abs(r.point_rate - first.point_rate) > 1e-9)
+      fail(options.trials[t], "marker rate " + std::to_string(r.point_rate) + " Hz differs from " +
+                                  options.trials.front() + "'s " + std::to_string(first.point_rate) + " Hz");
+    if (r.force_plates.size() != first.force_plates.size())
+      fail(options.trials[t], std::to_string(r.force_plates.size()) + " force plates, " + options.trials.front() +
+                                  " has " + std::to_string(first.force_plates.size()));
+    for (std::size_t p = 0; p < r.force_plates.size(); ++p)
+      if (!same_plate(r.force_plates[p], first.force_plates[p]))
+        fail(options.trials[t], "force plate " + std::to_string(r.force_plates[p].number) + " is not where it is in " +
+                                    options.trials.front() + " (corners differ)");
+    if (!r.force_plates.empty() && std::abs(r.analog_rate - first.analog_rate) > 1e-9)
+      fail(options.trials[t], "analog rate differs from " + options.trials.front() + "'s");
+  }
+
+  // Marker names: the union over the trials, in order of first appearance; each trial's column.
+  std::vector<std::vector<Eigen::Index>> column(trials.size());  // per trial, per written marker
+  for (std::size_t t = 0; t < trials.size(); ++t) {
+    std::set<std::string> in_trial;
+    for (Eigen::Index m = 0; m < trials[t].marker_count(); ++m) {
+      const std::string& label = trials[t].marker_labels[static_cast<std::size_t>(m)];
+      const std::string name = marker_name(label, label_map);
+      if (name.empty()) continue;
+      if (!in_trial.insert(name).second)
+        fail(options.trials[t], "two labels become marker '" + name + "' (give them names in --labels)");
+      if (std::find(result.markers.begin(), result.markers.end(), name) == result.markers.end())
+        result.markers.push_back(name);
+    }
+  }
+  for (std::size_t t = 0; t < trials.size(); ++t) {
+    column[t].assign(result.markers.size(), -1);
+    for (Eigen::Index m = 0; m < trials[t].marker_count(); ++m) {
+      const std::string name = marker_name(trials[t].marker_labels[static_cast<std::size_t>(m)], label_map);
+      const auto it = std::find(result.markers.begin(), result.markers.end(), name);
+      if (!name.empty() && it != result.markers.end())
+        column[t][static_cast<std::size_t>(it - result.markers.begin())] = m;
+    }
+  }
+  if (options.model) {
+    std::set<std::string> known;
+    for (const ModelMarker& m : model_markers(*options.model)) known.insert(m.name);
+    for (const std::string& n : result.markers)
+      if (!known.count(n)) result.unknown_labels.push_back(n);
+    for (const std::string& n : known)
+      if (std::find(result.markers.begin(), result.markers.end(), n) == result.markers.end())
+        result.missing_markers.push_back(n);
+  }
+  for (const ForcePlate& p : first.force_plates) result.plates.push_back("plate" + std::to_string(p.number));
+  if (result.markers.empty() && result.plates.empty())
+    fail(options.trials.front(), "neither markers nor force plates to import");
+  for (std::size_t t = 0; t < trials.size(); ++t)
+    for (const std::string& w : trials[t].warnings) result.warnings.push_back(options.trials[t] + ": " + w);
+
+  StagedDirectory out(options.out_dir, "import c3d");
+  std::unique_ptr<CsvStreamWriter> markers_csv, plates_csv;
+  if (!result.markers.empty()) {
+    std::vector<Channel> channels;
+    for (const std::string& n : result.markers)
+      for (const char* axis : {".x", ".y", ".z"}) channels.push_back({n + axis, "m"});
+    markers_csv = std::make_unique<CsvStreamWriter>(out.path() + "/markers.csv", channels, 10);
+  }
+  if (!result.plates.empty()) {
+    std::vector<Channel> channels;
+    for (const std::string& n : result.plates) {
+      for (const char* c : {".fx", ".fy", ".fz"}) channels.push_back({n + c, "N"});
+      for (const char* c : {".mx", ".my", ".mz"}) channels.push_back({n + c, "N m"});
+      for (const char* c : {".copx", ".copy"}) channels.push_back({n + c, "m"});
+    }
+    plates_csv = std::make_unique<CsvStreamWriter>(out.path() + "/plates.csv", channels, 10);
+  }
+
+  json segments = json::array(), files = json::array();
+  double start = 0.0;
+  std::vector<double> row;
+  for (std::size_t t = 0; t < trials.size(); ++t) {
+    const MocapRecording& r = trials[t];
+    double end = start;
+    if (markers_csv && r.frame_count() > 0) {
+      row.assign(3 * result.markers.size(), kNaN);
+      for (Eigen::Index f = 0; f < r.frame_count(); ++f) {
+        for (std::size_t m = 0; m < result.markers.size(); ++m) {
+          const Eigen::Index c = column[t][m];
+          const Vector3 p = c >= 0 && r.marker_valid(c, f) ? Vector3(r.marker_position(c, f)) : Vector3::Constant(kNaN);
+          for (int k = 0; k < 3; ++k) row[3 * m + static_cast<std::size_t>(k)] = p[k];
+        }
+        const double time = start + static_cast<double>(f) / r.point_rate;
+        markers_csv->write(time, row);
+        end = std::max(end, time);
+        ++result.frames;
+      }
+    }
+    if (plates_csv && r.analogs.cols() > 0) {
+      std::vector<PlateSeries> series;
+      for (const ForcePlate& p : r.force_plates)
+        series.push_back(ground_reaction_series(p, r.analogs, options.cop_threshold_n));
+      row.assign(8 * result.plates.size(), kNaN);
+      for (Eigen::Index k = 0; k < r.analogs.cols(); ++k) {
+        for (std::size_t p = 0; p < series.size(); ++p) {
+          // plates.csv: the wrench the robot applies to the plate, the C3D's ground reaction negated.
+          const Vector3 f = -series[p].force_world.col(k), m = -series[p].moment_at_center_world.col(k);
+          const Vector3 cop = series[p].cop_world.col(k);
+          for (int i = 0; i < 3; ++i) {
+            row[8 * p + static_cast<std::size_t>(i)] = f[i] + 0.0;
+            row[8 * p + 3 + static_cast<std::size_t>(i)] = m[i] + 0.0;
+          }
+          row[8 * p + 6] = cop.x();
+          row[8 * p + 7] = cop.y();
+        }
+        const double time = start + static_cast<double>(k) / r.analog_rate;
+        plates_csv->write(time, row);
+        end = std::max(end, time);
+        ++result.analog_samples;
+      }
+    }
+    const std::string stem = std::filesystem::path(options.trials[t]).stem().string();
+    segments.push_back({{"label", stem}, {"category", "trial"}, {"start", start}, {"end", end}});
+    files.push_back({{"file", options.trials[t]},
+                     {"frames", r.frame_count()},
+                     {"first_frame", r.first_frame},
+                     {"start", start},
+                     {"end", end},
+                     {"length_unit_in_file", r.length_unit_in_file}});
+    start = end + kTrialGapS;
+  }
+  if (markers_csv) markers_csv->close();
+  if (plates_csv) plates_csv->close();
+
+  json streams = json::object();
+  if (markers_csv)
+    streams["markers"] = {
+        {"file", "markers.csv"}, {"rate_hz", result.marker_rate_hz}, {"noise_free", false}, {"stamp", "instant"}};
+  if (plates_csv)
+    streams["plates"] = {
+        {"file", "plates.csv"}, {"rate_hz", result.analog_rate_hz}, {"noise_free", false}, {"stamp", "instant"}};
+  json plates = json::array();
+  for (std::size_t p = 0; p < first.force_plates.size(); ++p) {
+    const ForcePlate& plate = first.force_plates[p];
+    json corners = json::array();
+    for (int c = 0; c < 4; ++c) corners.push_back(vec(plate.corners_world.col(c)));
+    plates.push_back({{"name", result.plates[p]},
+                      {"origin", vec(plate.center_world())},
+                      {"corners", corners},
+                      {"type", plate.type},
+                      {"channels", "force on the plate [N] and moment about origin [N m], world axes; COP world [m]"}});
+  }
+  const json dataset = {{"format", "dynid-dataset"},   {"version", 1},
+                        {"robot", options.robot_name}, {"model", options.model_path},
+                        {"scenario", "import c3d"},    {"gravity", {0.0, 0.0, -9.81}},
+                        {"velocity", "instant"},       {"streams", streams},
+                        {"force_plates", plates},      {"segments", segments}};
+  write_file_atomically(out.path() + "/dataset.json", dataset.dump(2) + "\n");
+  const json summary = {{"trials", files},
+                        {"frames", result.frames},
+                        {"analog_samples", result.analog_samples},
+                        {"marker_rate_hz", result.marker_rate_hz},
+                        {"analog_rate_hz", result.analog_rate_hz},
+                        {"markers", result.markers},
+                        {"plates", result.plates},
+                        {"unknown_labels", result.unknown_labels},
+                        {"missing_model_markers", result.missing_markers},
+                        {"warnings", result.warnings}};
+  result.summary_json = summary.dump(2) + "\n";
+  write_file_atomically(out.path() + "/import.json", result.summary_json);
+  out.commit();
+  return result;
+}
+
+DatasetOrMocapFile::DatasetOrMocapFile(const std::string& path, const Model* model) : original_(path), path_(path) {
+  if (path.empty() || std::filesystem::is_directory(path)) return;
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (ext != ".c3d" && ext != ".trc") return;
+  static int count = 0;
+  temporary_ = (std::filesystem::temp_directory_path() /
+                ("dynid-imported-" + std::to_string(::getpid()) + "-" + std::to_string(++count)))
+                   .string();
+  std::error_code ec;
+  std::filesystem::remove_all(temporary_, ec);
+  C3dImportOptions o;
+  o.trials = {path};
+  o.out_dir = temporary_;
+  o.model = model;
+  import_c3d(o);
+  path_ = temporary_;
+}
+
+std::string DatasetOrMocapFile::in_user_terms(std::string message) const {
+  if (temporary_.empty()) return message;
+  for (std::size_t at = message.find(temporary_); at != std::string::npos; at = message.find(temporary_, at))
+    message.replace(at, temporary_.size(), original_), at += original_.size();
+  return message;
+}
+
+DatasetOrMocapFile::~DatasetOrMocapFile() {
+  if (temporary_.empty()) return;
+  std::error_code ec;
+  std::filesystem::remove_all(temporary_, ec);
+}
+
+}  // namespace dynid

@@ -1,0 +1,271 @@
+// `dynid import c3d` and the identify commands taking a lab's C3D trials: the simulated static poses
+// are written as a lab writes them — one C3D trial per pose, markers in mm as 32-bit floats, two
+// type-2 force plates whose channels are the ground reaction in plate axes about the transducer
+// origin (built here from the C3D User Guide's conventions with the plate model of
+// mocap/force_plate.hpp, not from the importer) — then imported: the data set holds the same
+// markers and plate wrenches as the simulation's, and `identify static` on the trials gives the
+// figures it gives on the simulated data set. Also the label map, the unknown labels and the
+// one-line errors.
+
+#include "dynid/mocap/c3d_import.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "../mocap/mocap_fixtures.hpp"
+#include "cli/run_dynid.hpp"
+#include "dynid/data/lab_recording.hpp"
+#include "dynid/mocap/c3d_writer.hpp"
+#include "dynid/scenarios/scenario.hpp"
+#include "support/scratch_files.hpp"
+#include "support/test_models.hpp"
+
+namespace dynid {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+constexpr double kTransducerDepthMm = 40.0;  // surface centre 40 mm above the transducer origin
+
+struct Trials {
+  std::string dataset;                    ///< the simulation's data set
+  std::vector<std::string> files;         ///< one C3D per pose
+  std::vector<Eigen::Index> first_frame;  ///< each trial's first marker row in the data set
+};
+
+/// The data set's plates as C3D type-2 floor plates (SI, as the reader should find them).
+std::vector<ForcePlate> c3d_plates(const LabRecording& rec) {
+  std::vector<ForcePlate> plates;
+  for (std::size_t i = 0; i < rec.dataset.force_plates.size(); ++i) {
+    const ForcePlateInfo& info = rec.dataset.force_plates[i];
+    const Eigen::Matrix3Xd& c = info.corners;
+    const double half_x = 0.5 * (c.row(0).maxCoeff() - c.row(0).minCoeff());
+    const double half_y = 0.5 * (c.row(1).maxCoeff() - c.row(1).minCoeff());
+    ForcePlate p;
+    p.number = static_cast<int>(i + 1);
+    p.type = 2;
+    p.corners_world = testing::floor_plate_corners(info.origin, half_x, half_y);
+    p.origin_plate = Vector3(0.0, 0.0, -kTransducerDepthMm * 1e-3);
+    p.length_to_si = 1e-3;
+    p.moment_to_si = 1e-3;
+    for (int k = 0; k < 6; ++k) p.channels.push_back(6 * static_cast<int>(i) + k);
+    plates.push_back(p);
+  }
+  return plates;
+}
+
+/// One C3D per pose of the simulated static-poses data set (the frames between two time gaps).
+const Trials& trials() {
+  static const Trials t = [] {
+    const Robot robot = test::bundled_robot("adult_humanoid");
+    Trials out;
+    out.dataset = test::fresh_dir("c3d_import", "poses");
+    ScenarioOptions o;
+    o.scenario = "static-poses";
+    o.out_dir = out.dataset;
+    o.seed = 6;
+    o.static_pose_count = 12;
+    run_scenario(robot, o);
+    const LabRecording rec = read_lab_recording(out.dataset);
+    const std::vector<ForcePlate> plates = c3d_plates(rec);
+    const Eigen::Index frames = rec.markers.frame_count(),
+                       markers = static_cast<Eigen::Index>(rec.markers.labels.size());
+    const int spf = 6;  // plates at 900 Hz, markers at 150 Hz
+    EXPECT_EQ(static_cast<Eigen::Index>(rec.plate_time.size()), spf * frames);
+    const std::string dir = test::fresh_dir("c3d_import", "trials");
+    Eigen::Index start = 0;
+    for (Eigen::Index f = 1; f <= frames; ++f) {
+      if (f < frames &&
+          rec.markers.time[static_cast<std::size_t>(f)] - rec.markers.time[static_cast<std::size_t>(f - 1)] < 0.1)
+        continue;
+      const Eigen::Index n = f - start;
+      C3dFile file;
+      C3dParameters& p = file.parameters;
+      p.set_number("POINT", "SCALE", C3dType::Float, -0.01);
+      p.set_number("POINT", "RATE", C3dType::Float, 150.0);
+      std::vector<std::string> labels = rec.markers.labels;
+      labels[0] = "Robot:" + labels[0];  // a Vicon subject prefix
+      p.set_strings("POINT", "LABELS", labels);
+      p.set_strings("POINT", "UNITS", {"mm"});
+      file.points.resize(n, 3 * markers);
+      file.point_info.resize(n, markers);
+      for (Eigen::Index k = 0; k < n; ++k)
+        for (Eigen::Index m = 0; m < markers; ++m) {
+          const Vector3 x = rec.markers.positions.block<3, 1>(3 * m, start + k);
+          const bool missing = !x.allFinite();
+          file.points.block(k, 3 * m, 1, 3) = missing ? Eigen::RowVector3d::Zero() : Eigen::RowVector3d(1e3 * x);
+          file.point_info(k, m) = missing ? -1.0 : 0.0;
+        }
+      std::vector<double> corners, origins, channel, scales, offsets;
+      std::vector<std::string> analog_labels, units;
+      for (const ForcePlate& plate : plates) {
+        for (int k = 0; k < 12; ++k) corners.push_back(1e3 * plate.corners_world(k % 3, k / 3));
+        for (int k = 0; k < 3; ++k) origins.push_back(1e3 * plate.origin_plate[k]);
+        for (int k = 0; k < 6; ++k) {
+          channel.push_back(plate.channels[static_cast<std::size_t>(k)] + 1);
+          scales.push_back(1.0);
+          offsets.push_back(0.0);
+          units.push_back(k < 3 ? "N" : "Nmm");
+          analog_labels.push_back("FP" + std::to_string(plate.number) + (k < 3 ? "F" : "M") + "xyz"[k % 3]);
+        }
+      }
+      const int channels = static_cast<int>(6 * plates.size());
+      p.set_number("FORCE_PLATFORM", "USED", C3dType::Int16, static_cast<double>(plates.size()));
+      p.set_numbers("FORCE_PLATFORM", "TYPE", C3dType::Int16, std::vector<double>(plates.size(), 2.0),
+                    {static_cast<int>(plates.size())});
+      p.set_numbers("FORCE_PLATFORM", "CORNERS", C3dType::Float, corners, {3, 4, static_cast<int>(plates.size())});
+      p.set_numbers("FORCE_PLATFORM", "ORIGIN", C3dType::Float, origins, {3, static_cast<int>(plates.size())});
+      p.set_numbers("FORCE_PLATFORM", "CHANNEL", C3dType::Int16, channel, {6, static_cast<int>(plates.size())});
+      p.set_number("ANALOG", "USED", C3dType::Int16, channels);
+      p.set_number("ANALOG", "RATE", C3dType::Float, 900.0);
+      p.set_number("ANALOG", "GEN_SCALE", C3dType::Float, 1.0);
+      p.set_numbers("ANALOG", "SCALE", C3dType::Float, scales, {channels});
+      p.set_numbers("ANALOG", "OFFSET", C3dType::Int16, offsets, {channels});
+      p.set_strings("ANALOG", "LABELS", analog_labels);
+      p.set_strings("ANALOG", "UNITS", units);
+      file.analogs.resize(spf * n, channels);
+      for (Eigen::Index s = 0; s < spf * n; ++s)
+        for (std::size_t i = 0; i < plates.size(); ++i) {
+          // plates.csv: the robot's wrench on the plate about its top centre, world axes; the C3D
+          // stores the ground reaction on the robot, plate axes.
+          const Eigen::Index col = spf * start + s;
+          const Vector3 force = -rec.plate_wrench.block<3, 1>(6 * static_cast<Eigen::Index>(i), col);
+          const Vector3 m = -rec.plate_wrench.block<3, 1>(6 * static_cast<Eigen::Index>(i) + 3, col);
+          const Matrix3 R = plates[i].rotation_world_plate();
+          const Eigen::VectorXd ch = plate_channels(plates[i], {R.transpose() * force, R.transpose() * m});
+          for (int k = 0; k < 6; ++k) file.analogs(s, plates[i].channels[static_cast<std::size_t>(k)]) = ch[k];
+        }
+      const std::string path = dir + "/pose_" + std::to_string(out.files.size() + 1) + ".c3d";
+      write_c3d_file(path, file);
+      out.files.push_back(path);
+      out.first_frame.push_back(start);
+      start = f;
+    }
+    return out;
+  }();
+  return t;
+}
+
+TEST(C3dImport, TrialsImportBackToTheSimulatedMarkersAndPlates) {
+  const Trials& t = trials();
+  ASSERT_EQ(t.files.size(), 12u);
+  const Robot robot = test::bundled_robot("adult_humanoid");
+  C3dImportOptions o;
+  o.trials = t.files;
+  o.out_dir = test::fresh_dir("c3d_import", "imported");
+  fs::remove_all(o.out_dir);
+  o.model = &robot.model;
+  const C3dImportResult r = import_c3d(o);
+  EXPECT_TRUE(r.unknown_labels.empty()) << r.unknown_labels.front();  // the "Robot:" prefix was dropped
+  EXPECT_TRUE(r.missing_markers.empty());
+  const LabRecording sim = read_lab_recording(t.dataset), imported = read_lab_recording(o.out_dir);
+  ASSERT_EQ(imported.markers.frame_count(), sim.markers.frame_count());
+  ASSERT_EQ(imported.markers.labels, sim.markers.labels);
+  ASSERT_EQ(imported.plate_wrench.cols(), sim.plate_wrench.cols());
+  // Markers: millimetres as 32-bit floats (7 digits): within 1e-4 mm of the simulated metres.
+  double max_marker = 0.0, max_force = 0.0, max_moment = 0.0;
+  for (Eigen::Index f = 0; f < sim.markers.frame_count(); ++f)
+    for (Eigen::Index k = 0; k < sim.markers.positions.rows(); ++k) {
+      const double a = sim.markers.positions(k, f), b = imported.markers.positions(k, f);
+      ASSERT_EQ(std::isnan(a), std::isnan(b)) << "frame " << f;
+      if (!std::isnan(a)) max_marker = std::max(max_marker, std::abs(a - b));
+    }
+  for (Eigen::Index s = 0; s < sim.plate_wrench.cols(); ++s)
+    for (Eigen::Index k = 0; k < sim.plate_wrench.rows(); ++k) {
+      const double d = std::abs(sim.plate_wrench(k, s) - imported.plate_wrench(k, s));
+      (k % 6 < 3 ? max_force : max_moment) = std::max(k % 6 < 3 ? max_force : max_moment, d);
+    }
+  EXPECT_LT(max_marker, 1e-7);
+  EXPECT_LT(max_force, 1e-4);   // 400 N in float32
+  EXPECT_LT(max_moment, 1e-4);  // 80 N m = 8e4 N mm in float32, about the transducer and moved back
+  // Plates where the data set has them; each trial is a segment.
+  ASSERT_EQ(imported.dataset.force_plates.size(), sim.dataset.force_plates.size());
+  for (std::size_t p = 0; p < sim.dataset.force_plates.size(); ++p)
+    EXPECT_LT((imported.dataset.force_plates[p].origin - sim.dataset.force_plates[p].origin).norm(), 1e-9);
+  ASSERT_EQ(imported.dataset.segments.size(), 12u);
+  EXPECT_EQ(imported.dataset.segments[3].label, "pose_4");
+  EXPECT_EQ(imported.dataset.segments[3].category, "trial");
+}
+
+TEST(C3dImport, IdentifyStaticOnTheTrialsGivesTheDataSetsFigures) {
+  const Trials& t = trials();
+  const std::string out_sim = test::fresh_dir("c3d_import", "id_sim"),
+                    out_c3d = test::fresh_dir("c3d_import", "id_c3d");
+  const std::string imported = test::fresh_dir("c3d_import", "cli_imported");
+  std::string files;
+  for (const std::string& f : t.files) files += " " + f;
+  const Result import_result = run("import c3d" + files + " --model adult_humanoid --out " + imported);
+  ASSERT_EQ(import_result.code, 0) << import_result.err;
+  const json summary = json::parse(import_result.out);
+  EXPECT_EQ(summary["plates"].size(), 2u);
+  const std::string common = " --total-mass 77.6 --windows segments --heldout-fraction 0.25";
+  const Result a = run("identify static adult_humanoid " + t.dataset + common + " --out " + out_sim);
+  const Result b = run("identify static adult_humanoid " + imported + common + " --out " + out_c3d);
+  ASSERT_EQ(a.code, 0) << a.err;
+  ASSERT_EQ(b.code, 0) << b.err;
+  const json sa = json::parse(test::read_file(out_sim + "/summary.json"));
+  const json sb = json::parse(test::read_file(out_c3d + "/summary.json"));
+  EXPECT_EQ(sa["poses"], sb["poses"]);
+  const double ga = sa["gcom_error_mm"]["identified"]["heldout"]["mean"].get<double>();
+  const double gb = sb["gcom_error_mm"]["identified"]["heldout"]["mean"].get<double>();
+  // The trials hold no encoders: the marker IK starts without them and lands within a millimetre of
+  // marker RMS where the encoders' start lands within 0.1 mm, so the figures agree to a few tenths
+  // of a percent, not to the last digit.
+  EXPECT_NEAR(gb, ga, 0.02) << "held-out GCOM error [mm]";
+  ASSERT_EQ(sa["segments"].size(), sb["segments"].size());
+  for (std::size_t s = 0; s < sa["segments"].size(); ++s)
+    EXPECT_NEAR(sb["segments"][s]["mass_after"].get<double>(), sa["segments"][s]["mass_after"].get<double>(),
+                5e-3 * sa["segments"][s]["mass_after"].get<double>())
+        << sa["segments"][s]["name"];
+  // A single trial given directly where the data set is expected is imported on the fly.
+  const Result direct = run("identify static adult_humanoid " + t.files.front() + " --total-mass 77.6 --out " +
+                            test::fresh_dir("c3d_import", "id_direct"));
+  EXPECT_NE(direct.err.find(t.files.front() + ": found 1 static poses; need at least 2"), std::string::npos)
+      << direct.err;  // named by the file the user gave, not the temporary data set
+}
+
+TEST(C3dImport, LabelMapRenamesAndDropsAndBadInputIsOneLine) {
+  const Trials& t = trials();
+  const std::string dir = test::fresh_dir("c3d_import", "labels");
+  fs::create_directories(dir);
+  {
+    std::ofstream map(dir + "/labels.yaml");
+    map << "labels:\n  Robot:LASI: LEFT_ASIS\n  RASI:\n";
+  }
+  C3dImportOptions o;
+  o.trials = {t.files.front()};
+  o.labels_path = dir + "/labels.yaml";
+  o.out_dir = dir + "/out";
+  const Robot robot = test::bundled_robot("adult_humanoid");
+  o.model = &robot.model;
+  const C3dImportResult r = import_c3d(o);
+  EXPECT_EQ(r.markers.front(), "LEFT_ASIS");
+  EXPECT_EQ(std::count(r.markers.begin(), r.markers.end(), "RASI"), 0);
+  EXPECT_EQ(r.unknown_labels, std::vector<std::string>{"LEFT_ASIS"});
+  EXPECT_EQ(std::count(r.missing_markers.begin(), r.missing_markers.end(), "LASI"), 1);
+
+  {
+    std::ofstream map(dir + "/twice.yaml");
+    map << "labels:\n  A: LASI\n  B: LASI\n";
+  }
+  o.labels_path = dir + "/twice.yaml";
+  o.out_dir = dir + "/out2";
+  try {
+    import_c3d(o);
+    ADD_FAILURE() << "a marker named twice must be refused";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("marker 'LASI' is the target of two labels"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(dir + "/out2"));
+  // A C3D where a data set is expected, by a command that does not import: one line saying what to do.
+  const Result r2 = run("analyze sensors adult_humanoid " + t.files.front());
+  EXPECT_NE(r2.code, 0);
+  EXPECT_EQ(r2.err.find("JSON"), std::string::npos) << r2.err;
+}
+
+}  // namespace
+}  // namespace dynid
