@@ -89,6 +89,35 @@ json perturbations_json(const Run& run) {
                    {"drift_ppm", drifts}};
     out["time_offset_s"] = offsets;
   }
+  if (run.markers) {
+    const RobotSidecar& sidecar = run.truth_sidecar ? *run.truth_sidecar : *run.robot.sidecar;
+    json mounts = json::object();
+    double max_mount = 0.0;
+    for (std::size_t m = 0; m < sidecar.markers.size(); ++m) {
+      const Vector3& e = run.markers->mount_error[m];
+      mounts[sidecar.markers[m].name] = {e.x(), e.y(), e.z()};
+      max_mount = std::max(max_mount, e.cwiseAbs().maxCoeff());
+    }
+    json swap = nullptr;
+    if (run.markers->swap_a >= 0)
+      swap = {{"markers",
+               {sidecar.markers[static_cast<std::size_t>(run.markers->swap_a)].name,
+                sidecar.markers[static_cast<std::size_t>(run.markers->swap_b)].name}},
+              {"start_s", run.markers->swap_start_s},
+              {"duration_s", kMarkerSwapS},
+              {"frames_recorded", run.recorder->swapped_marker_frames()}};
+    const MarkerGaps* gaps = run.recorder->marker_gaps();
+    out["markers"] = {{"source",
+                       "markers mounted by hand against CAD-defined spots (each offset component uniform within "
+                       "+-3 mm, link frame); occlusion gaps starting at 0.05 per visible second per marker, "
+                       "0.05-0.5 s long; one label swap of the two closest markers on one link, 0.5 s"},
+                      {"mount_tolerance_m", kMarkerMountToleranceM},
+                      {"max_mount_error_m", max_mount},
+                      {"mount_error_m", mounts},
+                      {"gaps", gaps ? gaps->gaps() : 0},
+                      {"hidden_marker_seconds", gaps ? gaps->hidden_time_s() : 0.0},
+                      {"swap", swap}};
+  }
   return out;
 }
 

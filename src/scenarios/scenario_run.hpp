@@ -23,6 +23,7 @@
 #include "dynid/sim/dataset_recorder.hpp"
 #include "dynid/sim/geometry_perturbation.hpp"
 #include "dynid/sim/inertia_perturbation.hpp"
+#include "dynid/sim/marker_perturbation.hpp"
 #include "dynid/sim/perturbations.hpp"
 #include "dynid/sim/simulation.hpp"
 #include "dynid/sim/stream_clock_perturbation.hpp"
@@ -66,6 +67,10 @@ struct Run {
   std::vector<BodyInertiaError> inertia;
   /// --perturb geometry: the true joint origins and axes (applied to truth.model), else empty.
   std::vector<JointGeometryError> geometry;
+  /// --perturb markers: where the lab's markers sit and when two swap (applied by the recorder), else unset.
+  std::optional<MarkerPerturbation> markers;
+  /// When the markers' swapped-label event may start [s]: within the first seconds every scenario records.
+  static constexpr double kMarkerSwapWindowStartS = 2.0, kMarkerSwapWindowEndS = 5.0;
   /// --perturb time: the clock of each stream recorded on another device, else empty.
   std::map<std::string, StreamClock> stream_clocks;
   /// walk: planned touch-downs, seconds after the walk's start (when the leg servos start measuring),
@@ -116,6 +121,10 @@ struct Run {
     if (perturbation_enabled(options.perturbations, "time")) {
       stream_clocks = perturb_stream_clocks(options.seed);
       recorder->set_stream_clocks(stream_clocks);
+    }
+    if (perturbation_enabled(options.perturbations, "markers") && !simulated_robot.markers.empty()) {
+      markers = perturb_markers(simulated_robot, options.seed, kMarkerSwapWindowStartS, kMarkerSwapWindowEndS);
+      recorder->set_marker_perturbation(*markers);
     }
   }
 

@@ -304,10 +304,29 @@ void DatasetRecorder::record(const Simulation& sim, const VectorX& tau, bool wri
       plate_steps_ = 0;
     } else if (s.name == "markers") {
       kinematics();
-      for (const SidecarFrame& m : sidecar_.markers) {
-        const Vector3 p = frame_placement(model_, data_, model_.frame_index(m.name)).translation +
-                          noise_.marker_sigma * Vector3(gauss_(rng_), gauss_(rng_), gauss_(rng_));
-        const bool dropped = uniform_(rng_) < noise_.marker_dropout_probability;
+      marker_positions_.resize(sidecar_.markers.size());
+      for (std::size_t i = 0; i < sidecar_.markers.size(); ++i) {
+        const SidecarFrame& m = sidecar_.markers[i];
+        const SE3& X = frame_placement(model_, data_, model_.frame_index(m.name));
+        marker_positions_[i] = X.translation;
+        // Mounted off the sidecar's spot by an error given in the link frame.
+        if (markers_perturbation_)
+          marker_positions_[i] +=
+              X.rotation * (m.placement.rotation.transpose() * markers_perturbation_->mount_error[i]);
+      }
+      const MarkerPerturbation* mp = markers_perturbation_ ? &*markers_perturbation_ : nullptr;
+      // The swap lasts kMarkerSwapS of recorded frames from its start (a scenario may record in windows).
+      const bool swapped = mp && mp->swap_a >= 0 && write && t >= mp->swap_start_s &&
+                           static_cast<double>(swapped_marker_frames_) < kMarkerSwapS * s.rate_hz;
+      if (swapped) ++swapped_marker_frames_;
+      for (std::size_t i = 0; i < sidecar_.markers.size(); ++i) {
+        std::size_t source = i;  // the marker whose position this label gets
+        if (swapped && static_cast<int>(i) == mp->swap_a) source = static_cast<std::size_t>(mp->swap_b);
+        if (swapped && static_cast<int>(i) == mp->swap_b) source = static_cast<std::size_t>(mp->swap_a);
+        const Vector3 p =
+            marker_positions_[source] + noise_.marker_sigma * Vector3(gauss_(rng_), gauss_(rng_), gauss_(rng_));
+        bool dropped = uniform_(rng_) < noise_.marker_dropout_probability;
+        if (marker_gaps_ && marker_gaps_->hidden(i, t, 1.0 / s.rate_hz)) dropped = true;
         for (int k = 0; k < 3; ++k) row_.push_back(dropped ? kNaN : p[k]);
       }
     }
@@ -316,6 +335,13 @@ void DatasetRecorder::record(const Simulation& sim, const VectorX& tau, bool wri
       s.writer->write(clock == clocks_.end() ? t : clock->second.stream_time(t), row_);
     }
   }
+}
+
+void DatasetRecorder::set_marker_perturbation(const MarkerPerturbation& perturbation) {
+  if (perturbation.mount_error.size() != sidecar_.markers.size())
+    throw std::invalid_argument("marker perturbation: one mount error per sidecar marker");
+  markers_perturbation_ = perturbation;
+  marker_gaps_ = std::make_unique<MarkerGaps>(sidecar_.markers.size(), perturbation.gap_seed);
 }
 
 std::vector<std::pair<std::string, std::pair<std::string, double>>> DatasetRecorder::finish() {

@@ -50,7 +50,8 @@ TEST(PerturbCli, GeometryIsListedInTheDataSet) {
   EXPECT_TRUE(perturbations["geometry"]["joints"].contains("l_knee"));
   ASSERT_TRUE(perturbations.contains("time_offset_s")) << perturbations.dump();
   EXPECT_TRUE(perturbations["time"]["time_offset_s"].contains("ft"));
-  EXPECT_EQ(nlohmann::json::parse(r.out)["perturbations"], nlohmann::json::array({"inertia", "geometry", "time"}));
+  EXPECT_EQ(nlohmann::json::parse(r.out)["perturbations"],
+            nlohmann::json::array({"inertia", "geometry", "time", "markers"}));
 }
 
 }  // namespace

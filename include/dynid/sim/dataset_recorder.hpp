@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "dynid/io/csv_stream.hpp"
 #include "dynid/io/stream_clock.hpp"
 #include "dynid/model/sidecar.hpp"
+#include "dynid/sim/marker_perturbation.hpp"
 #include "dynid/sim/scene.hpp"
 #include "dynid/sim/sensor_noise.hpp"
 #include "dynid/sim/simulation.hpp"
@@ -56,6 +58,14 @@ class DatasetRecorder {
   /// Stamps each named stream on its own clock (sim/stream_clock_perturbation.hpp); the others,
   /// the encoders and the truth stay on the simulation's.
   void set_stream_clocks(std::map<std::string, StreamClock> clocks) { clocks_ = std::move(clocks); }
+
+  /// Mounts the markers where the lab put them and hides and swaps them as the lab's cameras do
+  /// (sim/marker_perturbation.hpp).
+  void set_marker_perturbation(const MarkerPerturbation& perturbation);
+  /// The occlusion gaps so far (null without the marker perturbation).
+  const MarkerGaps* marker_gaps() const { return marker_gaps_.get(); }
+  /// Marker frames written while two labels were swapped.
+  long swapped_marker_frames() const { return swapped_marker_frames_; }
 
   /// The sensor readings of the last record() call that sampled them.
   const SensorReadings& latest() const { return latest_; }
@@ -103,6 +113,10 @@ class DatasetRecorder {
   int plate_steps_ = 0;
   double plate_last_step_time_ = 0.0;
   std::vector<int> joint_bodies_;
+  std::optional<MarkerPerturbation> markers_perturbation_;
+  std::unique_ptr<MarkerGaps> marker_gaps_;
+  long swapped_marker_frames_ = 0;
+  std::vector<Vector3> marker_positions_;      ///< scratch: one frame of true marker positions
   std::map<std::string, StreamClock> clocks_;  ///< per stream name: its clock (none: the simulation's)
   std::vector<int> torque_sensor_velocity_;    ///< velocity index of each sidecar joint torque sensor
   std::vector<double> torque_sensor_offset_;   ///< [N m] per sensor, constant per run
