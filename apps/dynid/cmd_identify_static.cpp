@@ -86,6 +86,8 @@ void add_identify_static(CLI::App& identify, Action& action) {
   cmd->add_option("--prior", a->prior,
                   "Start and anchor: the nominal model scaled to the weighed mass (default) or as it is")
       ->check(CLI::IsMember({"scaled", "nominal"}));
+  cmd->add_flag("--calibrate-markers", a->options.calibrate_markers,
+                "Calibrate where each marker sits on its body from the poses first (not a body's rigid shift)");
   cmd->add_option("--out", a->out, "Output directory: summary.json, report.html, the updated URDF")->required();
   cmd->callback([&action, a] { action = [a] { return run(*a); }; });
 }

@@ -150,6 +150,7 @@ void measure_static_poses(const Robot& robot, const LabRecording& rec, const Sta
   std::size_t index = 0;
   out.poses.clear();
   out.ik_rms.clear();
+  std::vector<Eigen::Matrix3Xd> pose_markers;  // each pose's mean marker positions, for the calibration
   for (const StaticWindow& span : windows.windows) {
     const Eigen::Matrix3Xd y = mean_model_marker_frame(rec.markers, match, span.first, span.last);
     VectorX q = ik.initial_configuration(y);
@@ -196,7 +197,19 @@ void measure_static_poses(const Robot& robot, const LabRecording& rec, const Sta
     pose.heldout = std::floor((static_cast<double>(index) + 1.0) * F) > std::floor(static_cast<double>(index) * F);
     out.poses.push_back(pose);
     out.ik_rms.push_back(fr.rms);
+    pose_markers.push_back(y);
     ++index;
+  }
+  out.marker_names.clear();
+  for (const ModelMarker& m : ik.markers()) out.marker_names.push_back(m.name);
+  out.marker_calibration.reset();
+  if (!options.calibrate_markers) return;
+  std::vector<VectorX> starts;
+  for (const MeasuredStaticPose& p : out.poses) starts.push_back(p.q);
+  out.marker_calibration = calibrate_marker_mounts(ik, pose_markers, starts);
+  for (std::size_t i = 0; i < out.poses.size(); ++i) {
+    out.poses[i].q = out.marker_calibration->q[i];
+    out.ik_rms[i] = ik.solve(pose_markers[i], out.poses[i].q).rms;
   }
 }
 
@@ -293,6 +306,27 @@ nlohmann::json static_summary_json(const Robot& robot, const std::string& data, 
                          {{"fit", stats_mm(split(out.gcom_error_identified, false))},
                           {"heldout", stats_mm(split(out.gcom_error_identified, true))}}}};
   s["ik_marker_rms_mm"] = stats_mm(out.ik_rms);
+  s["marker_calibration"] = nullptr;
+  if (out.marker_calibration) {
+    const MarkerMountCalibration& c = *out.marker_calibration;
+    json changes = json::object(), skipped = json::array();
+    double largest = 0.0;
+    for (std::size_t m = 0; m < out.marker_names.size(); ++m) {
+      if (!c.calibrated[m]) {
+        skipped.push_back(out.marker_names[m]);
+        continue;
+      }
+      const Vector3 mm = 1e3 * c.change[m];
+      changes[out.marker_names[m]] = {mm.x(), mm.y(), mm.z()};
+      largest = std::max(largest, mm.norm());
+    }
+    s["marker_calibration"] = {{"change_mm", changes},
+                               {"not_calibrated", skipped},
+                               {"max_change_mm", largest},
+                               {"ik_rms_mm_before", 1e3 * c.rms_before},
+                               {"ik_rms_mm_after", 1e3 * c.rms_after},
+                               {"rounds", c.rounds}};
+  }
   json segs = json::array();
   double worst_mass_error = 0.0;
   for (const SegmentEstimate& e : out.identification.segments) {

@@ -10,12 +10,14 @@
 //   static_summary_json, write_static_identification   summary.json, the URDF and report.html
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "dynid/data/lab_recording.hpp"
 #include "dynid/data/residual_wrench.hpp"
 #include "dynid/ident/static_identification.hpp"
+#include "dynid/mocap/marker_mount_calibration.hpp"
 #include "dynid/model/robot.hpp"
 
 namespace dynid {
@@ -34,6 +36,9 @@ struct StaticPipelineOptions {
   StaticPrior prior = StaticPrior::Scaled;
   double cutoff_hz = 4.0;  ///< validation: zero-phase low-pass of q and plate wrenches before differentiating [Hz]
   double validation_trim_s = 0.2;  ///< validation: dropped at each end (filter edges)
+  /// Calibrate where the markers sit on their bodies from the poses before the fit
+  /// (mocap/marker_mount_calibration.hpp); the poses' IK then uses the calibrated offsets.
+  bool calibrate_markers = false;
 };
 
 struct StaticPipelineResult {
@@ -41,6 +46,8 @@ struct StaticPipelineResult {
   std::vector<MeasuredStaticPose> poses;
   std::vector<double> gcom_error_nominal, gcom_error_identified;  ///< per pose [m]
   std::vector<double> ik_rms;                                     ///< per pose: marker RMS of its IK [m]
+  std::optional<MarkerMountCalibration> marker_calibration;       ///< with options.calibrate_markers
+  std::vector<std::string> marker_names;                          ///< the IK's markers, in its order
   bool validated = false;
   ResidualWrench residual_nominal, residual_identified;
   bool validated_truth = false;  ///< with truth_urdf: the true model's residual (the method's floor)
