@@ -89,6 +89,24 @@ json perturbations_json(const Run& run) {
                    {"drift_ppm", drifts}};
     out["time_offset_s"] = offsets;
   }
+  if (!run.plate_errors.empty()) {
+    json plates = json::object();
+    for (std::size_t p = 0; p < run.plate_errors.size(); ++p) {
+      const PlateError& e = run.plate_errors[p];
+      plates[run.scene.plates[p].name] = {
+          {"gain", {e.gain.x(), e.gain.y(), e.gain.z()}},
+          {"crosstalk_fz_to_fx_fy", {e.crosstalk_x, e.crosstalk_y}},
+          {"cop_bias_m", {e.cop_bias_x, e.cop_bias_y}},
+          {"cop_scale", {e.cop_scale_x, e.cop_scale_y}},
+          {"drift_per_s", {e.drift_per_s[0], e.drift_per_s[1], e.drift_per_s[2], e.drift_per_s[3], e.drift_per_s[4],
+                           e.drift_per_s[5]}}};
+    }
+    out["force-plates"] = {{"source",
+                            "strain-gauge plate class (AMTI/Bertec): force gains +-0.5 %, Fz read by Fx and Fy "
+                            "+-1 %, COP off by +-1 mm plus +-0.5 % of its distance from the centre per axis, zero "
+                            "drift since zeroing at t = 0 of +-0.2 N/min (forces) and +-0.02 N m/min (moments)"},
+                           {"plates", plates}};
+  }
   if (run.markers) {
     const RobotSidecar& sidecar = run.truth_sidecar ? *run.truth_sidecar : *run.robot.sidecar;
     json mounts = json::object();

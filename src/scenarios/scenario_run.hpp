@@ -67,6 +67,8 @@ struct Run {
   std::vector<BodyInertiaError> inertia;
   /// --perturb geometry: the true joint origins and axes (applied to truth.model), else empty.
   std::vector<JointGeometryError> geometry;
+  /// --perturb force-plates: each scene plate's calibration errors and drift, else empty.
+  std::vector<PlateError> plate_errors;
   /// --perturb markers: where the lab's markers sit and when two swap (applied by the recorder), else unset.
   std::optional<MarkerPerturbation> markers;
   /// When the markers' swapped-label event may start [s]: within the first seconds every scenario records.
@@ -121,6 +123,10 @@ struct Run {
     if (perturbation_enabled(options.perturbations, "time")) {
       stream_clocks = perturb_stream_clocks(options.seed);
       recorder->set_stream_clocks(stream_clocks);
+    }
+    if (perturbation_enabled(options.perturbations, "force-plates") && !scene.plates.empty()) {
+      plate_errors = perturb_force_plates(scene.plates.size(), options.seed);
+      recorder->set_force_plate_perturbation(plate_errors);
     }
     if (perturbation_enabled(options.perturbations, "markers") && !simulated_robot.markers.empty()) {
       markers = perturb_markers(simulated_robot, options.seed, kMarkerSwapWindowStartS, kMarkerSwapWindowEndS);

@@ -282,6 +282,7 @@ void DatasetRecorder::record(const Simulation& sim, const VectorX& tau, bool wri
       // contacts' step-to-step chatter into the band the identification keeps.
       for (std::size_t p = 0; p < scene_.plates.size(); ++p) {
         Vector6 x = plate_sum_[p] / static_cast<double>(plate_steps_);
+        if (!plate_errors_.empty()) x = plate_reading(plate_errors_[p], x, t);
         for (int k = 0; k < 3; ++k) {
           x[k] += noise_.plate_force_sigma * gauss_(rng_);
           if (noise_.plate_force_resolution > 0.0)
@@ -335,6 +336,12 @@ void DatasetRecorder::record(const Simulation& sim, const VectorX& tau, bool wri
       s.writer->write(clock == clocks_.end() ? t : clock->second.stream_time(t), row_);
     }
   }
+}
+
+void DatasetRecorder::set_force_plate_perturbation(std::vector<PlateError> errors) {
+  if (errors.size() != scene_.plates.size())
+    throw std::invalid_argument("force plate perturbation: one error per scene plate");
+  plate_errors_ = std::move(errors);
 }
 
 void DatasetRecorder::set_marker_perturbation(const MarkerPerturbation& perturbation) {

@@ -17,6 +17,7 @@
 #include "dynid/io/csv_stream.hpp"
 #include "dynid/io/stream_clock.hpp"
 #include "dynid/model/sidecar.hpp"
+#include "dynid/sim/force_plate_perturbation.hpp"
 #include "dynid/sim/marker_perturbation.hpp"
 #include "dynid/sim/scene.hpp"
 #include "dynid/sim/sensor_noise.hpp"
@@ -64,6 +65,10 @@ class DatasetRecorder {
   void set_marker_perturbation(const MarkerPerturbation& perturbation);
   /// The occlusion gaps so far (null without the marker perturbation).
   const MarkerGaps* marker_gaps() const { return marker_gaps_.get(); }
+  /// The force plates' calibration errors and zero drift (sim/force_plate_perturbation.hpp), one per
+  /// scene plate.
+  void set_force_plate_perturbation(std::vector<PlateError> errors);
+
   /// Marker frames written while two labels were swapped.
   long swapped_marker_frames() const { return swapped_marker_frames_; }
 
@@ -116,6 +121,7 @@ class DatasetRecorder {
   std::optional<MarkerPerturbation> markers_perturbation_;
   std::unique_ptr<MarkerGaps> marker_gaps_;
   long swapped_marker_frames_ = 0;
+  std::vector<PlateError> plate_errors_;  ///< empty: ideal plates
   std::vector<Vector3> marker_positions_;      ///< scratch: one frame of true marker positions
   std::map<std::string, StreamClock> clocks_;  ///< per stream name: its clock (none: the simulation's)
   std::vector<int> torque_sensor_velocity_;    ///< velocity index of each sidecar joint torque sensor
