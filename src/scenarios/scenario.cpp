@@ -1,5 +1,6 @@
 #include "dynid/scenarios/scenario.hpp"
 
+#include <Eigen/Geometry>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -89,17 +90,36 @@ json perturbations_json(const Run& run) {
                    {"drift_ppm", drifts}};
     out["time_offset_s"] = offsets;
   }
+  if (run.imu_error) {
+    const ImuError& e = *run.imu_error;
+    const Eigen::AngleAxisd aa(e.sensor_in_frame);
+    const ImuReading* reading = run.recorder->imu_reading();
+    const Vector3 walk = reading ? reading->gyro_bias_walk() : Vector3::Zero();
+    out["imu"] = {{"source",
+                   "IMU board mounted within 1 deg of the sidecar frame (random axis), accelerometer sensitivity "
+                   "+-1 % per axis (MEMS tolerance), gyro bias random walk 2e-4 rad/s per sqrt(s) on top of the "
+                   "constant bias"},
+                  {"misalignment_deg", e.misalignment_rad * 180.0 / M_PI},
+                  {"misalignment_axis", {aa.axis().x(), aa.axis().y(), aa.axis().z()}},
+                  {"sensor_axes_in_frame",
+                   {{e.sensor_in_frame(0, 0), e.sensor_in_frame(0, 1), e.sensor_in_frame(0, 2)},
+                    {e.sensor_in_frame(1, 0), e.sensor_in_frame(1, 1), e.sensor_in_frame(1, 2)},
+                    {e.sensor_in_frame(2, 0), e.sensor_in_frame(2, 1), e.sensor_in_frame(2, 2)}}},
+                  {"accel_scale", {e.accel_scale.x(), e.accel_scale.y(), e.accel_scale.z()}},
+                  {"gyro_bias_walk_rad_s_per_sqrt_s", kImuGyroBiasWalk},
+                  {"gyro_bias_walk_at_end", {walk.x(), walk.y(), walk.z()}}};
+  }
   if (!run.plate_errors.empty()) {
     json plates = json::object();
     for (std::size_t p = 0; p < run.plate_errors.size(); ++p) {
       const PlateError& e = run.plate_errors[p];
-      plates[run.scene.plates[p].name] = {
-          {"gain", {e.gain.x(), e.gain.y(), e.gain.z()}},
-          {"crosstalk_fz_to_fx_fy", {e.crosstalk_x, e.crosstalk_y}},
-          {"cop_bias_m", {e.cop_bias_x, e.cop_bias_y}},
-          {"cop_scale", {e.cop_scale_x, e.cop_scale_y}},
-          {"drift_per_s", {e.drift_per_s[0], e.drift_per_s[1], e.drift_per_s[2], e.drift_per_s[3], e.drift_per_s[4],
-                           e.drift_per_s[5]}}};
+      plates[run.scene.plates[p].name] = {{"gain", {e.gain.x(), e.gain.y(), e.gain.z()}},
+                                          {"crosstalk_fz_to_fx_fy", {e.crosstalk_x, e.crosstalk_y}},
+                                          {"cop_bias_m", {e.cop_bias_x, e.cop_bias_y}},
+                                          {"cop_scale", {e.cop_scale_x, e.cop_scale_y}},
+                                          {"drift_per_s",
+                                           {e.drift_per_s[0], e.drift_per_s[1], e.drift_per_s[2], e.drift_per_s[3],
+                                            e.drift_per_s[4], e.drift_per_s[5]}}};
     }
     out["force-plates"] = {{"source",
                             "strain-gauge plate class (AMTI/Bertec): force gains +-0.5 %, Fz read by Fx and Fy "

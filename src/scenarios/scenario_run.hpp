@@ -67,6 +67,8 @@ struct Run {
   std::vector<BodyInertiaError> inertia;
   /// --perturb geometry: the true joint origins and axes (applied to truth.model), else empty.
   std::vector<JointGeometryError> geometry;
+  /// --perturb imu: the IMU's mounting and calibration errors, else unset.
+  std::optional<ImuError> imu_error;
   /// --perturb force-plates: each scene plate's calibration errors and drift, else empty.
   std::vector<PlateError> plate_errors;
   /// --perturb markers: where the lab's markers sit and when two swap (applied by the recorder), else unset.
@@ -123,6 +125,10 @@ struct Run {
     if (perturbation_enabled(options.perturbations, "time")) {
       stream_clocks = perturb_stream_clocks(options.seed);
       recorder->set_stream_clocks(stream_clocks);
+    }
+    if (perturbation_enabled(options.perturbations, "imu") && simulated_robot.imu) {
+      imu_error = perturb_imu(options.seed);
+      recorder->set_imu_perturbation(*imu_error);
     }
     if (perturbation_enabled(options.perturbations, "force-plates") && !scene.plates.empty()) {
       plate_errors = perturb_force_plates(scene.plates.size(), options.seed);

@@ -236,8 +236,13 @@ void DatasetRecorder::record(const Simulation& sim, const VectorX& tau, bool wri
                              noise_.gyro_density * root_rate * Vector3(gauss_(rng_), gauss_(rng_), gauss_(rng_));
         const Vector3 acc = specific_force(f) + accel_bias_ +
                             noise_.accel_density * root_rate * Vector3(gauss_(rng_), gauss_(rng_), gauss_(rng_));
-        for (int k = 0; k < 3; ++k) row_.push_back(gyro[k]);
-        for (int k = 0; k < 3; ++k) row_.push_back(acc[k]);
+        // The recorded sensor is mounted and calibrated as the lab's is (--perturb imu); the
+        // simulated controllers read it as the sidecar says.
+        Vector3 gyro_recorded = gyro, acc_recorded = acc;
+        if (imu_reading_) imu_reading_->apply(gyro_recorded, acc_recorded, t - imu_prev_time_);
+        imu_prev_time_ = t;
+        for (int k = 0; k < 3; ++k) row_.push_back(gyro_recorded[k]);
+        for (int k = 0; k < 3; ++k) row_.push_back(acc_recorded[k]);
         latest_.imu = true;
         latest_.gyro = gyro;
         latest_.accelerometer = acc;
@@ -336,6 +341,10 @@ void DatasetRecorder::record(const Simulation& sim, const VectorX& tau, bool wri
       s.writer->write(clock == clocks_.end() ? t : clock->second.stream_time(t), row_);
     }
   }
+}
+
+void DatasetRecorder::set_imu_perturbation(const ImuError& error) {
+  imu_reading_ = std::make_unique<ImuReading>(error);
 }
 
 void DatasetRecorder::set_force_plate_perturbation(std::vector<PlateError> errors) {

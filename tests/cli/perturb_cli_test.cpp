@@ -23,7 +23,7 @@ std::string scratch(const std::string& name) {
 
 TEST(PerturbCli, UnknownOrUnbuiltPerturbationsAreOneLineWithoutOutput) {
   const std::string out = scratch("bad");
-  for (const auto& [value, needle] : {std::pair<std::string, std::string>{"imu", "'imu' is not built yet"},
+  for (const auto& [value, needle] : {std::pair<std::string, std::string>{"ft", "'ft' is not built yet"},
                                       {"geometry,plates", "unknown --perturb 'plates'"},
                                       {"geometry,geometry", "lists 'geometry' twice"}}) {
     const Result r = run("simulate kid_humanoid --scenario walk --steps 2 --perturb " + value + " --out " + out);
@@ -51,7 +51,7 @@ TEST(PerturbCli, GeometryIsListedInTheDataSet) {
   ASSERT_TRUE(perturbations.contains("time_offset_s")) << perturbations.dump();
   EXPECT_TRUE(perturbations["time"]["time_offset_s"].contains("ft"));
   EXPECT_EQ(nlohmann::json::parse(r.out)["perturbations"],
-            nlohmann::json::array({"inertia", "geometry", "time", "markers", "force-plates"}));
+            nlohmann::json::array({"inertia", "geometry", "time", "markers", "force-plates", "imu"}));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <Eigen/Geometry>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "dynid/io/csv_row_reader.hpp"
 #include "dynid/io/csv_stream.hpp"
@@ -105,21 +106,11 @@ std::pair<std::vector<double>, std::vector<Vector3>> base_accelerations(MotionSo
   return out;
 }
 
-TEST(SensorSourceWalk, BaseAccelerationFromTheAccelerometerFollowsTheTruth) {
-  // Walking with realistic sensors. The reference is the truth's base velocity (world axes) through
-  // the sensor path's filter, differentiated: the motion the integrator made. Stance-leg kinematics
-  // assume the anchor foot fixed, which the filter window breaks around every touch-down; the
-  // accelerometer does not depend on it.
-  ScenarioOptions sim;
-  sim.scenario = "walk";
-  sim.out_dir = test::fresh_dir("sensor_source", "walk_realistic");
-  sim.noise = NoiseLevel::Realistic;
-  sim.walk_steps = 4;
-  sim.lock_upper_body = true;
-  const Robot robot = test::bundled_robot("kid_humanoid");
-  ASSERT_FALSE(run_scenario(robot, sim).fell);
-  const DatasetInfo info = read_dataset_info(sim.out_dir);
-
+/// RMS error [m/s^2] of the sensor path's base acceleration (base axes) against the truth's base
+/// velocity (world axes) through the sensor path's 10 Hz filter, differentiated: the motion the
+/// integrator made. Prints it with the motion's own RMS.
+double base_acceleration_error(const Robot& robot, const DatasetInfo& info, const SensorSourceOptions& o,
+                               const char* label) {
   TruthSource truth(robot.model, *robot.sidecar, info);
   std::vector<double> t_time;
   std::vector<Matrix3> t_rot;
@@ -136,31 +127,42 @@ TEST(SensorSourceWalk, BaseAccelerationFromTheAccelerometerFollowsTheTruth) {
     for (std::size_t k = 0; k < v.size(); ++k) t_vel.col(static_cast<Eigen::Index>(k)) = v[k];
   }
   t_vel = filtfilt_rows(butterworth_lowpass(2, 10.0, 1000.0), t_vel);
+  SensorSource sensors(robot.model, *robot.sidecar, info, o);
+  const auto [time, acc] = base_accelerations(sensors);
+  double e2 = 0.0, r2 = 0.0;
+  std::size_t j = 0, count = 0;
+  for (std::size_t k = 0; k < time.size(); ++k) {
+    while (j < t_time.size() && t_time[j] < time[k] - 1e-9) ++j;
+    if (j < 200 || j + 200 >= t_time.size()) continue;  // the filtered truth's edge transients
+    EXPECT_NEAR(t_time[j], time[k], 1e-9);
+    const Eigen::Index i = static_cast<Eigen::Index>(j);
+    const Vector3 ref = t_rot[j].transpose() * (t_vel.col(i + 1) - t_vel.col(i - 1)) / 2e-3;
+    e2 += (acc[k] - ref).squaredNorm();
+    r2 += ref.squaredNorm();
+    ++count;
+  }
+  EXPECT_GT(count, 2000u);
+  std::printf("base acceleration from %s: RMS error %.3g m/s^2 (motion RMS %.3g m/s^2)\n", label,
+              std::sqrt(e2 / static_cast<double>(count)), std::sqrt(r2 / static_cast<double>(count)));
+  return std::sqrt(e2 / static_cast<double>(count));
+}
 
-  const auto rms_error = [&](bool accelerometer) {
-    SensorSourceOptions o;
-    o.use_accelerometer = accelerometer;
-    SensorSource sensors(robot.model, *robot.sidecar, info, o);
-    const auto [time, acc] = base_accelerations(sensors);
-    double e2 = 0.0, r2 = 0.0;
-    std::size_t j = 0, count = 0;
-    for (std::size_t k = 0; k < time.size(); ++k) {
-      while (j < t_time.size() && t_time[j] < time[k] - 1e-9) ++j;
-      if (j < 200 || j + 200 >= t_time.size()) continue;  // the filtered truth's edge transients
-      EXPECT_NEAR(t_time[j], time[k], 1e-9);
-      const Eigen::Index i = static_cast<Eigen::Index>(j);
-      const Vector3 ref = t_rot[j].transpose() * (t_vel.col(i + 1) - t_vel.col(i - 1)) / 2e-3;
-      e2 += (acc[k] - ref).squaredNorm();
-      r2 += ref.squaredNorm();
-      ++count;
-    }
-    EXPECT_GT(count, 2000u);
-    std::printf("base acceleration from %s: RMS error %.3g m/s^2 (motion RMS %.3g m/s^2)\n",
-                accelerometer ? "the accelerometer" : "leg kinematics", std::sqrt(e2 / static_cast<double>(count)),
-                std::sqrt(r2 / static_cast<double>(count)));
-    return std::sqrt(e2 / static_cast<double>(count));
-  };
-  const double from_kinematics = rms_error(false), from_accelerometer = rms_error(true);
+TEST(SensorSourceWalk, BaseAccelerationFromTheAccelerometerFollowsTheTruth) {
+  // Walking with realistic sensors. Stance-leg kinematics assume the anchor foot fixed, which the
+  // filter window breaks around every touch-down; the accelerometer does not depend on it.
+  ScenarioOptions sim;
+  sim.scenario = "walk";
+  sim.out_dir = test::fresh_dir("sensor_source", "walk_realistic");
+  sim.noise = NoiseLevel::Realistic;
+  sim.walk_steps = 4;
+  sim.lock_upper_body = true;
+  const Robot robot = test::bundled_robot("kid_humanoid");
+  ASSERT_FALSE(run_scenario(robot, sim).fell);
+  const DatasetInfo info = read_dataset_info(sim.out_dir);
+  SensorSourceOptions kinematic, inertial;
+  kinematic.use_accelerometer = false;
+  const double from_kinematics = base_acceleration_error(robot, info, kinematic, "leg kinematics");
+  const double from_accelerometer = base_acceleration_error(robot, info, inertial, "the accelerometer");
   EXPECT_LT(from_accelerometer, 0.05);  // BMI088-class noise and bias through a 10 Hz low-pass
   EXPECT_LT(from_accelerometer, 0.2 * from_kinematics);
 }

@@ -18,6 +18,7 @@
 #include "dynid/io/stream_clock.hpp"
 #include "dynid/model/sidecar.hpp"
 #include "dynid/sim/force_plate_perturbation.hpp"
+#include "dynid/sim/imu_perturbation.hpp"
 #include "dynid/sim/marker_perturbation.hpp"
 #include "dynid/sim/scene.hpp"
 #include "dynid/sim/sensor_noise.hpp"
@@ -65,6 +66,10 @@ class DatasetRecorder {
   void set_marker_perturbation(const MarkerPerturbation& perturbation);
   /// The occlusion gaps so far (null without the marker perturbation).
   const MarkerGaps* marker_gaps() const { return marker_gaps_.get(); }
+  /// The IMU's mounting misalignment, accelerometer scale and gyro bias walk (sim/imu_perturbation.hpp).
+  void set_imu_perturbation(const ImuError& error);
+  const ImuReading* imu_reading() const { return imu_reading_.get(); }
+
   /// The force plates' calibration errors and zero drift (sim/force_plate_perturbation.hpp), one per
   /// scene plate.
   void set_force_plate_perturbation(std::vector<PlateError> errors);
@@ -121,7 +126,9 @@ class DatasetRecorder {
   std::optional<MarkerPerturbation> markers_perturbation_;
   std::unique_ptr<MarkerGaps> marker_gaps_;
   long swapped_marker_frames_ = 0;
-  std::vector<PlateError> plate_errors_;  ///< empty: ideal plates
+  std::vector<PlateError> plate_errors_;     ///< empty: ideal plates
+  std::unique_ptr<ImuReading> imu_reading_;  ///< null: the IMU as the sidecar says
+  double imu_prev_time_ = 0.0;
   std::vector<Vector3> marker_positions_;      ///< scratch: one frame of true marker positions
   std::map<std::string, StreamClock> clocks_;  ///< per stream name: its clock (none: the simulation's)
   std::vector<int> torque_sensor_velocity_;    ///< velocity index of each sidecar joint torque sensor

@@ -1,10 +1,11 @@
-// `--perturb force-plates` (sim/force_plate_perturbation.hpp) in recorded data: the same noise-free
+// `--perturb force-plates` and `--perturb imu` in recorded data. Force plates: the same noise-free
 // static poses with and without it (the plates do not touch the motion) differ in plates.csv as the
 // listed gains, crosstalk, centre-of-pressure shift and zero drift say — written out here from the
 // documented definitions (a force at COP + δ; gains, crosstalk and drift on the channels) — and the
 // drawn errors lie within their documented bands.
 
 #include "dynid/sim/force_plate_perturbation.hpp"
+#include "dynid/sim/imu_perturbation.hpp"
 
 #include <gtest/gtest.h>
 
@@ -73,6 +74,61 @@ TEST(ForcePlatePerturbation, RecordedPlatesReadTheListedErrors) {
     EXPECT_LT(worst_moment, 1e-6) << plate;
     EXPECT_GT(largest_change, 0.5) << plate;  // the errors are there: newtons on a 400 N load
   }
+}
+
+}  // namespace
+}  // namespace dynid
+
+namespace dynid {
+namespace {
+
+// `--perturb imu` (sim/imu_perturbation.hpp): the same noise-free walk with and without it (the
+// controllers read the sidecar's IMU, so the motion is the same) — the recorded accelerometer is the
+// unperturbed one in the listed sensor axes times the listed scales, the gyro the unperturbed one in
+// those axes plus a bias that walks (by the end as listed); the misalignment is within 1 deg.
+TEST(ImuPerturbation, RecordedImuIsTheListedMountingAndScale) {
+  auto walk = [](const std::string& name, const std::vector<std::string>& perturbations) {
+    ScenarioOptions o;
+    o.scenario = "walk";
+    o.seed = 2;
+    o.noise = NoiseLevel::None;
+    o.walk_steps = 2;
+    o.walk_speed_mps = 0.1;
+    o.perturbations = perturbations;
+    o.out_dir = test::fresh_dir("imu_perturbation", name);
+    run_scenario(test::bundled_robot("kid_humanoid"), o);
+    return o.out_dir;
+  };
+  const std::string with = walk("imu", {"imu"}), without = walk("none", {});
+  const nlohmann::json m = nlohmann::json::parse(test::read_file(with + "/dataset.json"))["perturbations"]["imu"];
+  Matrix3 sensor_in_frame;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) sensor_in_frame(i, j) = m["sensor_axes_in_frame"][i][j].get<double>();
+  EXPECT_LT((sensor_in_frame.transpose() * sensor_in_frame - Matrix3::Identity()).norm(), 1e-9);
+  EXPECT_LE(m["misalignment_deg"].get<double>(), kImuMisalignmentDeg);
+  EXPECT_NEAR(std::acos(std::clamp(0.5 * (sensor_in_frame.trace() - 1.0), -1.0, 1.0)) * 180.0 / M_PI,
+              m["misalignment_deg"].get<double>(), 1e-6);
+  const Vector3 scale(m["accel_scale"][0].get<double>(), m["accel_scale"][1].get<double>(),
+                      m["accel_scale"][2].get<double>());
+  EXPECT_LE((scale - Vector3::Ones()).cwiseAbs().maxCoeff(), kImuAccelScaleTolerance);
+  const CsvStream a = read_csv_stream(with + "/imu.csv"), b = read_csv_stream(without + "/imu.csv");
+  ASSERT_EQ(a.values.rows(), b.values.rows());
+  const Eigen::Index g = a.column("imu.gyro.x"), acc = a.column("imu.acc.x");
+  double worst_acc = 0.0;
+  Vector3 walk_now = Vector3::Zero();
+  for (Eigen::Index r = 0; r < a.values.rows(); ++r) {
+    const Vector3 acc_b = b.values.block<1, 3>(r, acc).transpose(), acc_a = a.values.block<1, 3>(r, acc).transpose();
+    worst_acc = std::max(worst_acc, (acc_a - scale.cwiseProduct(sensor_in_frame.transpose() * acc_b)).norm());
+    walk_now =
+        a.values.block<1, 3>(r, g).transpose() - sensor_in_frame.transpose() * b.values.block<1, 3>(r, g).transpose();
+  }
+  EXPECT_LT(worst_acc, 1e-7);
+  const Vector3 listed_walk(m["gyro_bias_walk_at_end"][0].get<double>(), m["gyro_bias_walk_at_end"][1].get<double>(),
+                            m["gyro_bias_walk_at_end"][2].get<double>());
+  EXPECT_LT((walk_now - listed_walk).norm(), 1e-8);
+  EXPECT_GT(listed_walk.norm(), 0.0);
+  // A random walk of 2e-4 rad/s per sqrt(s) over a few seconds: well below 5 sigma.
+  EXPECT_LT(listed_walk.norm(), 5.0 * kImuGyroBiasWalk * std::sqrt(3.0 * a.values(a.values.rows() - 1, 0)));
 }
 
 }  // namespace
