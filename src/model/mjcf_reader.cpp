@@ -215,6 +215,13 @@ class Converter {
         previous_anchor = anchor;
         record.parent_joint = jname;
         record.parent_joint_type = hinge ? "revolute" : "prismatic";
+        if (!last) {  // the chain's massless link, so every joint is listed with its parent and child
+          LinkRecord link{joint_body.name,    body,  SE3::Identity(),         Inertia::Zero(), false,
+                          record.parent_link, jname, record.parent_joint_type};
+          model.links.push_back(link);
+          model.frames.push_back({joint_body.name, FrameKind::Link, body, SE3::Identity(), joint_body.name});
+          record.parent_link = joint_body.name;
+        }
       }
       frame = SE3(Matrix3::Identity(), -previous_anchor);
     } else {

@@ -91,6 +91,13 @@ TEST(MjcfReader, MenagerieStyleFileLoadsWithWarnings) {
   EXPECT_EQ(m.bodies[2].inertia.mass, 0.0);
   EXPECT_EQ(m.bodies[5].joint_type, JointType::Prismatic);
   EXPECT_EQ(m.bodies[static_cast<std::size_t>(m.body_index("hand"))].name, "arm");
+  // Every joint is listed (dynid info's joints) with its parent and child link.
+  std::vector<std::string> joints;
+  for (const LinkRecord& l : m.links)
+    if (!l.parent_joint.empty()) joints.push_back(l.parent_link + ">" + l.parent_joint + ">" + l.name);
+  EXPECT_EQ(joints,
+            (std::vector<std::string>{"pelvis>hip_roll>thigh__hip_roll", "thigh__hip_roll>hip_pitch>thigh",
+                                      "thigh>knee>shin", "shin>ankle_slide>foot_slider", "pelvis>shoulder>arm"}));
   for (const char* w : {"actuatorfrcrange", "<joint actuatorfrclimited>", "implicitfast",
                         "not read: 2 <sensor> entries, 2 <actuator> entries"})
     EXPECT_TRUE(has_warning(m, w)) << w;
