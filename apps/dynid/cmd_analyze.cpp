@@ -34,7 +34,7 @@ void register_analyze(CLI::App& app, Action& action) {
     BaseParameterOptions options;
   };
   auto args = std::make_shared<Args>();
-  cmd->add_option("MODEL", args->model, "URDF file or bundled robot name")->required();
+  cmd->add_option("MODEL", args->model, "URDF or MJCF file, or bundled robot name")->required();
   cmd->add_option("--rows", args->rows,
                   "Equations used: all (base wrench and joint torques) or base (base wrench only)")
       ->check(CLI::IsMember({"all", "base"}));
@@ -79,7 +79,8 @@ void register_analyze(CLI::App& app, Action& action) {
     unsigned seed = 1;
   };
   auto sensor_args = std::make_shared<SensorArgs>();
-  sensors->add_option("MODEL", sensor_args->model, "URDF file or bundled robot name (with its sidecar)")->required();
+  sensors->add_option("MODEL", sensor_args->model, "URDF or MJCF file, or bundled robot name (with its sidecar)")
+      ->required();
   sensors->add_option("DATA", sensor_args->data,
                       "A data set: the contact states of its segments (with their time spans) instead of every "
                       "subset of the contacts");

@@ -16,7 +16,7 @@ void register_compute(CLI::App& app, Action& action) {
     bool json = false;
   };
   auto args = std::make_shared<Args>();
-  cmd->add_option("MODEL", args->model, "URDF file or bundled robot name")->required();
+  cmd->add_option("MODEL", args->model, "URDF or MJCF file, or bundled robot name")->required();
   cmd->add_option("--state", args->state, "State JSON (docs/cli.md)")->required();
   cmd->add_option("--quantity", args->quantity, "rnea | regressor | com | mass-matrix")
       ->required()

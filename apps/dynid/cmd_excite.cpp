@@ -28,7 +28,7 @@ void register_excite(CLI::App& app, Action& action) {
   };
   auto args = std::make_shared<Args>();
   ExcitationOptions& o = args->options;
-  cmd->add_option("MODEL", args->model, "URDF file or bundled robot name")->required();
+  cmd->add_option("MODEL", args->model, "URDF or MJCF file, or bundled robot name")->required();
   cmd->add_option("--out", args->out, "Trajectory file to write (JSON, docs/data-format.md)")->required();
   cmd->add_option("--duration", o.duration_s, "Sampled window [s]")->default_val(10.0);
   cmd->add_option("--harmonics", o.harmonics, "Harmonics per joint")->default_val(5);

@@ -48,7 +48,8 @@ int run_ik(const IkArgs& a) {
 void register_ik(CLI::App& app, Action& action) {
   auto args = std::make_shared<IkArgs>();
   auto* ik = app.add_subcommand("ik", "Marker inverse kinematics: the configuration of every motion-capture frame");
-  ik->add_option("MODEL", args->model, "URDF or bundled robot (its sidecar names the markers)")->required();
+  ik->add_option("MODEL", args->model, "URDF or MJCF file, or bundled robot (its sidecar names the markers)")
+      ->required();
   ik->add_option("INPUT", args->input, "Data set directory, its markers.csv, a C3D or a TRC")->required();
   ik->add_option("--out", args->out, "CSV to write: time, q.<coordinate>..., marker_rms, marker_max [m]")->required();
   ik->add_option("--calibrate-frames", args->calibrate_frames,

@@ -27,7 +27,8 @@ void register_import(CLI::App& app, Action& action) {
   auto args = std::make_shared<Args>();
   log->add_option("LOG", args->log, "The log file (.csv, or whitespace-separated text)")->required();
   log->add_option("--map", args->map, "Map file: time column or rate, joint columns, units, signs (YAML)")->required();
-  log->add_option("--model", args->model, "URDF file or bundled robot name whose joints the map names")->required();
+  log->add_option("--model", args->model, "URDF or MJCF file, or bundled robot name whose joints the map names")
+      ->required();
   log->add_option("--out", args->out, "Output data set directory (written as a whole)")->required();
   log->add_option("--from", args->from, "Start of the time window [s, log time] (overrides the map's window)");
   log->add_option("--to", args->to, "End of the time window [s, log time]");

@@ -45,7 +45,7 @@ void register_info(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand("info", "Describe a robot model: joints, links, masses, sensors, warnings");
   auto model = std::make_shared<std::string>();
   auto as_json = std::make_shared<bool>(false);
-  cmd->add_option("MODEL", *model, "URDF file or bundled robot name (e.g. kid_humanoid)")->required();
+  cmd->add_option("MODEL", *model, "URDF or MJCF file, or bundled robot name (e.g. kid_humanoid)")->required();
   cmd->add_flag("--json", *as_json, "Print JSON");
   cmd->callback([&action, model, as_json] {
     action = [model, as_json] {

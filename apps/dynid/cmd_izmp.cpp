@@ -98,7 +98,8 @@ void register_izmp(CLI::App& app, Action& action) {
   auto args = std::make_shared<IzmpArgs>();
   auto* cmd =
       app.add_subcommand("izmp", "Imaginary ZMP and contact wrench from on-board sensors: MR-AD or IR-MD (paper 001)");
-  cmd->add_option("MODEL", args->model, "URDF or bundled robot (its sidecar: IMU, accelerometers, soles)");
+  cmd->add_option("MODEL", args->model,
+                  "URDF or MJCF file, or bundled robot (its sidecar: IMU, accelerometers, soles)");
   cmd->add_option("DATA", args->data, "Data set directory (encoders.csv, imu.csv; truth.csv when simulated)");
   cmd->add_option("--out", args->out, "Directory for izmp.csv, summary.json, report.html");
   cmd->add_option("--method", args->method, "mr-ad (moving reference, default) or ir-md (inertial reference)");

@@ -32,7 +32,7 @@ void register_simulate(CLI::App& app, Action& action) {
     std::string perturb = "none";
   };
   auto args = std::make_shared<Args>();
-  cmd->add_option("MODEL", args->model, "URDF file or bundled robot name (needs its sidecar)")->required();
+  cmd->add_option("MODEL", args->model, "URDF or MJCF file, or bundled robot name (needs its sidecar)")->required();
   std::string names;
   for (const auto& n : scenario_names()) names += (names.empty() ? "" : " | ") + n;
   cmd->add_option("--scenario", args->scenario, names)->required();

@@ -33,6 +33,8 @@ const char* to_string(FrameKind kind) {
       return "contact";
     case FrameKind::Marker:
       return "marker";
+    case FrameKind::Site:
+      return "site";
   }
   return "unknown";
 }

@@ -5,6 +5,9 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include <tinyxml2.h>
+
+#include "dynid/model/mjcf_reader.hpp"
 #include "dynid/model/sidecar_reader.hpp"
 
 namespace dynid {
@@ -53,6 +56,44 @@ std::string resolve_model_path(const std::string& path_or_stem) {
                            (looks_like_stem ? " and no bundled robot of that name (bundled: " + known + ")" : ""));
 }
 
+namespace {
+
+enum class ModelFormat { Urdf, Mjcf };
+
+/// The format by the file's root element (a file that is not XML: by its extension, .urdf or .xml,
+/// so the reader of that format names the problem); throws one line saying what was expected otherwise.
+ModelFormat model_format(const std::string& path) {
+  tinyxml2::XMLDocument doc;
+  const bool parsed = doc.LoadFile(path.c_str()) == tinyxml2::XML_SUCCESS;
+  const std::string root = parsed && doc.RootElement() ? doc.RootElement()->Name() : "";
+  if (root == "robot") return ModelFormat::Urdf;
+  if (root == "mujoco") return ModelFormat::Mjcf;
+  const std::string expected = "expected a URDF (<robot>) or MJCF (<mujoco>) model";
+  if (!root.empty()) throw std::runtime_error(path + ": root element <" + root + ">; " + expected);
+  // Not XML: the reader its extension names says what is wrong, otherwise one line here.
+  if (fs::path(path).extension() == ".urdf") return ModelFormat::Urdf;
+  if (fs::path(path).extension() == ".xml") return ModelFormat::Mjcf;
+  throw std::runtime_error(path + ": not an XML file" + (parsed ? "" : std::string(" (") + doc.ErrorName() + ")") +
+                           "; " + expected);
+}
+
+/// The sidecar's entries win; the file fills the values the sidecar leaves out.
+void merge_actuators(RobotSidecar& sidecar, const std::vector<ActuatorInfo>& from_file) {
+  for (const ActuatorInfo& f : from_file) {
+    auto it = std::find_if(sidecar.actuators.begin(), sidecar.actuators.end(),
+                           [&](const ActuatorInfo& a) { return a.joint == f.joint; });
+    if (it == sidecar.actuators.end()) {
+      sidecar.actuators.push_back(f);
+      continue;
+    }
+    if (!it->armature && !(it->gear_ratio && it->rotor_inertia)) it->armature = f.armature;
+    if (!it->damping) it->damping = f.damping;
+    if (!it->coulomb_friction) it->coulomb_friction = f.coulomb_friction;
+  }
+}
+
+}  // namespace
+
 Robot load_robot(const std::string& path_or_stem, const UrdfReadOptions& options) {
   Robot robot;
   robot.urdf_path = resolve_model_path(path_or_stem);
@@ -63,7 +104,15 @@ Robot load_robot(const std::string& path_or_stem, const UrdfReadOptions& options
     robot.sidecar = read_sidecar_file(sidecar_path.string());
     if (!effective.floating_base) effective.floating_base = robot.sidecar->floating_base;
   }
-  robot.model = read_urdf_file(robot.urdf_path, effective);
+  robot.mjcf = model_format(robot.urdf_path) == ModelFormat::Mjcf;
+  if (robot.mjcf) {
+    MjcfRead read = read_mjcf_file(robot.urdf_path, effective);
+    robot.model = std::move(read.model);
+    robot.file_actuators = std::move(read.actuators);
+    if (robot.sidecar) merge_actuators(*robot.sidecar, robot.file_actuators);
+  } else {
+    robot.model = read_urdf_file(robot.urdf_path, effective);
+  }
   if (robot.sidecar) attach_sidecar(robot.model, *robot.sidecar);
   return robot;
 }

@@ -13,6 +13,7 @@
 #include "dynid/core/atomic_file.hpp"
 
 #include "dynid/core/number_format.hpp"
+#include "dynid/model/urdf_from_model.hpp"
 
 namespace dynid {
 namespace {
@@ -152,6 +153,14 @@ UrdfWriteReport write_urdf_inertials(const Model& model, const std::string& orig
   tinyxml2::XMLDocument doc;
   if (doc.LoadFile(original_urdf_path.c_str()) != tinyxml2::XML_SUCCESS)
     throw std::runtime_error(original_urdf_path + ": cannot read the URDF (" + std::string(doc.ErrorStr()) + ")");
+  if (doc.FirstChildElement("mujoco")) {
+    // An MJCF model: no URDF to edit, the identified model is written whole (model/urdf_from_model.hpp).
+    UrdfWriteReport report;
+    report.urdf = urdf_from_model(model, "dynid: written from the model read from " + original_urdf_path +
+                                             " (MJCF): one link per dynid body, its whole inertia");
+    report.changes.push_back("written from the model (the input is MJCF): one link per body");
+    return report;
+  }
   tinyxml2::XMLElement* robot = doc.FirstChildElement("robot");
   if (!robot) throw std::runtime_error(original_urdf_path + ": no <robot> element");
   std::map<std::string, tinyxml2::XMLElement*> elements;

@@ -400,6 +400,7 @@ InertialProblem prepare_inertial_identification(const InertialIdentificationOpti
     arm.base_link = p.robot.model.links[0].name;
     arm.floating_base = false;
     arm.joint_torque_sensors = {"all"};
+    arm.actuators = p.robot.file_actuators;  // an MJCF file's joint armature, damping, frictionloss
     attach_sidecar(p.robot.model, arm);
     p.robot.sidecar = arm;
   }

@@ -64,6 +64,22 @@ json describe_model(const Robot& robot) {
   }
   out["links"] = links;
 
+  // The dynid bodies (links merged through fixed joints; universe first): what the algorithms use.
+  json bodies = json::array();
+  for (const Body& b : model.bodies) {
+    json j{{"name", b.name},
+           {"joint", b.joint_name},
+           {"type", b.parent < 0 ? "none" : to_string(b.joint_type)},
+           {"parent", b.parent < 0 ? json(nullptr) : json(model.bodies[static_cast<std::size_t>(b.parent)].name)},
+           {"placement", {{"xyz", vec(b.joint_placement.translation)}, {"rotation", mat(b.joint_placement.rotation)}}},
+           {"axis", vec(b.axis)},
+           {"mass", b.inertia.mass},
+           {"com", vec(b.inertia.com())},
+           {"inertia", mat(b.inertia.inertia_com())}};
+    bodies.push_back(j);
+  }
+  out["bodies"] = bodies;
+
   json frames = json::array();
   for (const Frame& f : model.frames)
     if (f.kind != FrameKind::Link) frames.push_back({{"name", f.name}, {"kind", to_string(f.kind)}, {"link", f.link}});

@@ -8,7 +8,8 @@ a header that does not exist, or an include that points up or sideways fails the
 the line and the rule it breaks.
 
 Files of the Eigen-only target dynid::core (core, spatial, model, dynamics) may not include the
-model file parsers (robot, sidecar_reader, urdf_reader, urdf_writer), which need urdfdom and yaml-cpp.
+model file parsers (mjcf_compat, mjcf_reader, robot, sidecar_reader, urdf_reader, urdf_writer), which need
+urdfdom, yaml-cpp, tinyxml2 and MuJoCo.
 
 Usage: check_include_layers.py [ROOT]   (default: the repository this file is in)
 """
@@ -38,7 +39,7 @@ ALLOWED = {
 # dynid::core (CMakeLists.txt) is these modules without the model file parsers: nothing else in them
 # may include a parser, or a dynamics-only program would need urdfdom, yaml-cpp and tinyxml2.
 CORE_TARGET_MODULES = {"core", "spatial", "model", "dynamics", "actuator"}
-MODEL_PARSERS = {"robot", "sidecar_reader", "urdf_reader", "urdf_writer"}
+MODEL_PARSERS = {"mjcf_compat", "mjcf_reader", "robot", "sidecar_reader", "urdf_reader", "urdf_writer"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"dynid/([a-z_]+)/([^"]+)"')
 
 
@@ -74,7 +75,7 @@ def check(root: pathlib.Path):
             elif (module in CORE_TARGET_MODULES and path.stem not in MODEL_PARSERS and target == "model"
                   and pathlib.Path(header).stem in MODEL_PARSERS):
                 problems.append(f"{rel}:{number}: includes the file parser dynid/model/{header}, which is not "
-                                "in dynid::core (only model/robot, sidecar_reader, urdf_reader, urdf_writer may)")
+                                "in dynid::core (only model/mjcf_compat, mjcf_reader, robot, sidecar_reader, urdf_reader, urdf_writer may)")
     return problems, len(files)
 
 

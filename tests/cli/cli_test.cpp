@@ -102,6 +102,15 @@ TEST(Cli, BadInputIsOneLineAndNonZero) {
   expect_one_line_error(run("info /nonexistent/robot.urdf"), "no such file");
   expect_one_line_error(run("info no_such_robot"), "bundled");
   expect_one_line_error(run("info " + temp_file("bad.urdf", "<robot name='x'><link")), "invalid URDF");
+  // Neither URDF nor MJCF: one line saying what was expected, never a parse error of the wrong kind.
+  expect_one_line_error(run("info " + temp_file("robot.sdf", "<sdf version='1.6'><model name='m'/></sdf>")),
+                        "root element <sdf>; expected a URDF (<robot>) or MJCF (<mujoco>) model");
+  expect_one_line_error(run("info " + temp_file("trial.c3d", std::string("\x02P\x00\x01\xff", 5))), "not an XML file");
+  expect_one_line_error(run("info " + temp_file("bad.xml", "<mujoco><worldbody>")), "invalid MJCF");
+  expect_one_line_error(run("info " + temp_file("ball.xml",
+                                                "<mujoco><worldbody><body name='b'><joint name='neck' type='ball'/>"
+                                                "<geom size='0.1'/></body></worldbody></mujoco>")),
+                        "joint 'neck' of body 'b' is a ball joint");
   const std::string unknown = temp_file("u.json", "{\"joints\": {\"elbow\": {\"q\": 1}}}");
   expect_one_line_error(run("compute " + urdf + " --state " + unknown + " --quantity rnea"), "joint 'elbow'");
   const std::string nan = temp_file("n.json", "{\"joints\": {\"swing\": {\"q\": NaN}}}");

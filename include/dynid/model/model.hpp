@@ -44,7 +44,7 @@ struct Body {
   }
 };
 
-enum class FrameKind { Link, Imu, Accelerometer, ForceTorque, Contact, Marker };
+enum class FrameKind { Link, Imu, Accelerometer, ForceTorque, Contact, Marker, Site };
 const char* to_string(FrameKind kind);
 
 /// A named frame rigidly attached to a body.

@@ -14,6 +14,9 @@
 // A model with locked joints (model/lock_joints.hpp) is written with those joints as fixed joints
 // at their lock position (origin moved by the joint's motion there, axis and limits dropped, an
 // XML comment before each), so the file reads back as the locked model with its identified bodies.
+//
+// A model read from MJCF has no URDF to edit: given the MJCF file as the original, the whole model
+// is written as a new URDF (model/urdf_from_model.hpp).
 
 #include <string>
 #include <vector>

@@ -1,0 +1,344 @@
+// MJCF models (model/mjcf_reader.hpp, model/mjcf_compat.hpp) against what could disagree: the same
+// robot read from its URDF (`dynid info` of both files), MuJoCo's own mj_rne / mass matrix / COM on
+// the file, and MuJoCo's own inertias of a Menagerie-style file once the attributes 2.2.2 does not
+// know are removed by hand.
+
+#include <gtest/gtest.h>
+
+#include <Eigen/Geometry>
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "dynid/dynamics/rnea.hpp"
+#include "dynid/model/mjcf_reader.hpp"
+#include "dynid/model/urdf_reader.hpp"
+#include "dynid/model/urdf_writer.hpp"
+#include "dynid/sim/mjcf_export.hpp"
+#include "support/mujoco_comparison.hpp"
+#include "support/test_models.hpp"
+
+namespace dynid {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+const std::string kFixture = std::string(DYNID_TEST_FIXTURES_DIR) + "/mjcf/menagerie_style.xml";
+
+std::string file_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// The fixture as MuJoCo 2.2.2 reads it with no help: the 3.x attributes, sensors and actuators
+/// removed by hand, autolimits set (MuJoCo 3's default).
+std::string fixture_for_mujoco_222() {
+  std::string x = file_text(kFixture);
+  for (const char* re :
+       {R"( actuatorfrcrange="[^"]*")", R"( actuatorfrclimited="[^"]*")", R"( integrator="implicitfast")",
+        R"(<position kp="100" inheritrange="1"/>)", R"(<actuator>[\s\S]*</actuator>)", R"(<sensor>[\s\S]*</sensor>)"})
+    x = std::regex_replace(x, std::regex(re), "");
+  return std::regex_replace(x, std::regex(R"(<compiler angle="radian"/>)"),
+                            R"(<compiler angle="radian" autolimits="true"/>)");
+}
+
+bool has_warning(const Model& m, const std::string& fragment) {
+  for (const std::string& w : m.warnings)
+    if (w.find(fragment) != std::string::npos) return true;
+  return false;
+}
+
+std::string thrown_by(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string write_mjcf(const std::string& dir, const std::string& name, const std::string& text) {
+  fs::create_directories(dir);
+  const std::string path = dir + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::string scratch_dir(const std::string& name) {
+  return (fs::temp_directory_path() / ("dynid_mjcf_" + std::to_string(::getpid())) / name).string();
+}
+
+TEST(MjcfReader, MenagerieStyleFileLoadsWithWarnings) {
+  const MjcfRead r = read_mjcf_file(kFixture);
+  const Model& m = r.model;
+  EXPECT_TRUE(m.floating_base);
+  EXPECT_EQ(m.name, "menagerie_style");
+  // pelvis (free), thigh's two hinges (a massless body for hip_roll), knee, ankle slide, shoulder;
+  // the hand has no joint and is welded to the arm.
+  std::vector<std::string> names;
+  for (const Body& b : m.bodies) names.push_back(b.name);
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"universe", "pelvis", "thigh__hip_roll", "thigh", "shin", "foot_slider", "arm"}));
+  EXPECT_EQ(m.nq, 12);
+  EXPECT_EQ(m.nv, 11);
+  EXPECT_EQ(m.bodies[1].joint_name, "floating_base");
+  EXPECT_EQ(m.bodies[2].inertia.mass, 0.0);
+  EXPECT_EQ(m.bodies[5].joint_type, JointType::Prismatic);
+  EXPECT_EQ(m.bodies[static_cast<std::size_t>(m.body_index("hand"))].name, "arm");
+  // Every joint is listed (dynid info's joints) with its parent and child link.
+  std::vector<std::string> joints;
+  for (const LinkRecord& l : m.links)
+    if (!l.parent_joint.empty()) joints.push_back(l.parent_link + ">" + l.parent_joint + ">" + l.name);
+  EXPECT_EQ(joints,
+            (std::vector<std::string>{"pelvis>hip_roll>thigh__hip_roll", "thigh__hip_roll>hip_pitch>thigh",
+                                      "thigh>knee>shin", "shin>ankle_slide>foot_slider", "pelvis>shoulder>arm"}));
+  for (const char* w : {"actuatorfrcrange", "<joint actuatorfrclimited>", "implicitfast",
+                        "not read: 2 <sensor> entries, 2 <actuator> entries"})
+    EXPECT_TRUE(has_warning(m, w)) << w;
+  // Limits from `range` without `limited`; effort limits from actuatorfrcrange through the classes.
+  const Body& knee = m.bodies[static_cast<std::size_t>(m.joint_index("knee"))];
+  EXPECT_EQ(knee.limits.lower, 0.0);
+  EXPECT_EQ(knee.limits.upper, 2.5);
+  EXPECT_EQ(knee.limits.effort, 88.0);
+  EXPECT_EQ(m.bodies[static_cast<std::size_t>(m.joint_index("hip_roll"))].limits.lower, -1.5);
+  EXPECT_EQ(m.bodies[static_cast<std::size_t>(m.joint_index("shoulder"))].limits.effort, 40.0);
+  // Joint armature, damping and frictionloss as the nominal actuator values.
+  ASSERT_EQ(r.actuators.size(), 5u);
+  for (const ActuatorInfo& a : r.actuators) {
+    SCOPED_TRACE(a.joint);
+    EXPECT_EQ(*a.armature, a.joint == "shoulder" ? 0.01 : 0.03);
+    EXPECT_EQ(*a.damping, 0.5);
+    EXPECT_EQ(*a.coulomb_friction, 0.2);
+  }
+  // Sites are named frames.
+  for (const char* site : {"imu", "sole", "palm"}) {
+    const auto f = m.find_frame(site);
+    ASSERT_TRUE(f) << site;
+    EXPECT_EQ(m.frames[static_cast<std::size_t>(*f)].kind, FrameKind::Site);
+  }
+}
+
+TEST(MjcfReader, MenagerieStyleInertiasAreMujocosOwn) {
+  const Model m = read_mjcf_file(kFixture).model;
+  const test::MjModelPtr mj = test::load_mujoco(fixture_for_mujoco_222());
+  ASSERT_TRUE(mj);
+  int compared = 0;
+  for (int b = 1; b < mj->nbody; ++b) {
+    const std::string name = mj_id2name(mj.get(), mjOBJ_BODY, b);
+    SCOPED_TRACE(name);
+    const auto it = std::find_if(m.links.begin(), m.links.end(), [&](const LinkRecord& l) { return l.name == name; });
+    ASSERT_NE(it, m.links.end());
+    const Matrix3 R = Eigen::Quaterniond(mj->body_iquat[4 * b], mj->body_iquat[4 * b + 1], mj->body_iquat[4 * b + 2],
+                                         mj->body_iquat[4 * b + 3])
+                          .toRotationMatrix();
+    const Matrix3 I =
+        R * Vector3(mj->body_inertia[3 * b], mj->body_inertia[3 * b + 1], mj->body_inertia[3 * b + 2]).asDiagonal() *
+        R.transpose();
+    EXPECT_NEAR(it->inertia.mass, mj->body_mass[b], 1e-12 * mj->body_mass[b]);
+    EXPECT_LT(
+        (it->inertia.com() - Vector3(mj->body_ipos[3 * b], mj->body_ipos[3 * b + 1], mj->body_ipos[3 * b + 2])).norm(),
+        1e-12);
+    EXPECT_LT((it->inertia.inertia_com() - I).norm(), 1e-12 * I.norm());
+    ++compared;
+  }
+  EXPECT_EQ(compared, 6);
+  // The geoms' inertias are MuJoCo's: a capsule of density 1000 is not the 1 kg a missing inertial
+  // would give, and the shin carries two geoms.
+  const auto thigh =
+      std::find_if(m.links.begin(), m.links.end(), [](const LinkRecord& l) { return l.name == "thigh"; });
+  EXPECT_GT(thigh->inertia.mass, 2.0);
+}
+
+TEST(MjcfReader, MenagerieStyleDynamicsEqualMujocos) {
+  const Model m = read_mjcf_file(kFixture).model;
+  // mj_fullM includes the joints' armature, dynid's mass matrix does not: compare the links alone.
+  const std::string links_only = std::regex_replace(fixture_for_mujoco_222(), std::regex(R"( armature="[^"]*")"), "");
+  const test::MjModelPtr mj = test::load_mujoco(links_only);
+  ASSERT_TRUE(mj);
+  test::MujocoComparison cmp(m, mj.get());
+  std::mt19937 rng(14);
+  for (int k = 0; k < 10; ++k) cmp.compare(test::random_state(m, rng, 2.0), 1e-12, true);
+}
+
+/// `dynid info --json` of a file.
+json info(const std::string& path) {
+  const std::string cmd = std::string(DYNID_EXE) + " info " + path + " --json 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (std::size_t n = fread(buf.data(), 1, buf.size(), pipe)) out.append(buf.data(), n);
+  EXPECT_EQ(pclose(pipe), 0) << out;
+  return json::parse(out);
+}
+
+double max_difference(const json& a, const json& b) {
+  if (a.is_number()) return std::abs(a.get<double>() - b.get<double>());
+  double d = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, max_difference(a[i], b[i]));
+  return d;
+}
+
+TEST(MjcfReader, BundledRobotsExportedToMjcfDescribeAsTheirUrdf) {
+  for (const char* stem : {"arm7", "kid_humanoid"}) {
+    SCOPED_TRACE(stem);
+    const Robot robot = test::bundled_robot(stem);
+    const std::string mjcf = write_mjcf(scratch_dir("bundled"), std::string(stem) + ".xml", to_mjcf(robot.model));
+    const json u = info(robot.urdf_path), x = info(mjcf);
+    EXPECT_EQ(u["floating_base"], x["floating_base"]);
+    EXPECT_EQ(u["nq"], x["nq"]);
+    EXPECT_EQ(u["nv"], x["nv"]);
+    EXPECT_NEAR(u["total_mass"].get<double>(), x["total_mass"].get<double>(), 1e-9);
+    ASSERT_EQ(u["bodies"].size(), x["bodies"].size());
+    for (std::size_t i = 0; i < u["bodies"].size(); ++i) {
+      const json& a = u["bodies"][i];
+      const json& b = x["bodies"][i];
+      SCOPED_TRACE(a["name"].get<std::string>());
+      for (const char* key : {"name", "joint", "type", "parent"}) EXPECT_EQ(a[key], b[key]) << key;
+      for (const char* key : {"axis", "mass", "com", "inertia"}) EXPECT_LT(max_difference(a[key], b[key]), 1e-9) << key;
+      EXPECT_LT(max_difference(a["placement"]["xyz"], b["placement"]["xyz"]), 1e-9);
+      EXPECT_LT(max_difference(a["placement"]["rotation"], b["placement"]["rotation"]), 1e-9);
+    }
+    std::map<std::string, json> urdf_limits;
+    for (const json& j : u["joints"])
+      if (j.contains("limits")) urdf_limits[j["name"]] = j["limits"];
+    int moving = 0;
+    for (const json& j : x["joints"]) {
+      if (!j.contains("limits") || j["type"] == "floating") continue;
+      SCOPED_TRACE(j["name"].get<std::string>());
+      ASSERT_TRUE(urdf_limits.count(j["name"]));
+      EXPECT_EQ(urdf_limits[j["name"]]["lower"], j["limits"]["lower"]);
+      EXPECT_EQ(urdf_limits[j["name"]]["upper"], j["limits"]["upper"]);
+      ++moving;
+    }
+    EXPECT_EQ(moving,
+              robot.model.floating_base ? robot.model.num_moving_bodies() - 1 : robot.model.num_moving_bodies());
+    // And the dynamics of the model read from MJCF are MuJoCo's own for that file.
+    const Model from_mjcf = read_mjcf_file(mjcf).model;
+    const test::MjModelPtr mj = test::load_mujoco(file_text(mjcf));
+    ASSERT_TRUE(mj);
+    test::MujocoComparison cmp(from_mjcf, mj.get());
+    std::mt19937 rng(7);
+    for (int k = 0; k < 5; ++k) cmp.compare(test::random_state(from_mjcf, rng, 2.0), 1e-12, true);
+  }
+}
+
+TEST(MjcfReader, ModelOfAnMjcfFileIsWrittenAsAUrdfThatReadsBackTheSame) {
+  // What identify and simulate write for an MJCF input (model/urdf_from_model.hpp).
+  const Model m = read_mjcf_file(kFixture).model;
+  const UrdfWriteReport w = write_urdf_inertials(m, kFixture);
+  const Model back = read_urdf_string(w.urdf, "written.urdf");
+  ASSERT_EQ(back.bodies.size(), m.bodies.size());
+  EXPECT_EQ(back.floating_base, m.floating_base);
+  for (std::size_t i = 1; i < m.bodies.size(); ++i) {
+    SCOPED_TRACE(m.bodies[i].name);
+    EXPECT_EQ(back.bodies[i].name, m.bodies[i].name);
+    if (i > 1) {
+      EXPECT_EQ(back.bodies[i].joint_name, m.bodies[i].joint_name);
+    }
+    EXPECT_EQ(back.bodies[i].parent, m.bodies[i].parent);
+    EXPECT_LT((back.bodies[i].inertia.to_parameters() - m.bodies[i].inertia.to_parameters()).norm(), 1e-12);
+  }
+  EXPECT_TRUE(back.find_frame("hand"));
+  Data d1(m), d2(back);
+  std::mt19937 rng(3);
+  for (int k = 0; k < 5; ++k) {
+    const test::State s = test::random_state(m, rng, 2.0);
+    EXPECT_LT(test::relative_error(rnea(back, d2, s.q, s.v, s.a), rnea(m, d1, s.q, s.v, s.a)), 1e-12);
+  }
+}
+
+const char* kPendulum = R"(<mujoco model="p"><worldbody>
+  <body name="link" pos="0 0 1"><joint name="swing" axis="0 1 0"/>BODY_EXTRA
+    <inertial pos="0 0 -0.5" mass="2" diaginertia="0.01 0.01 0.001"/></body>
+</worldbody>ASSETS</mujoco>)";
+
+std::string pendulum(const std::string& body_extra, const std::string& assets = "") {
+  return std::regex_replace(std::regex_replace(kPendulum, std::regex("BODY_EXTRA"), body_extra), std::regex("ASSETS"),
+                            assets);
+}
+
+TEST(MjcfReader, RefusesWhatDynidCannotModelInOneLine) {
+  const std::string dir = scratch_dir("refuse");
+  const std::string ball = write_mjcf(dir, "ball.xml", pendulum(R"(<body name="b"><joint name="wrist" type="ball"/>
+    <geom size="0.1"/></body>)"));
+  EXPECT_NE(thrown_by([&] { read_mjcf_file(ball); }).find("joint 'wrist' of body 'b' is a ball joint"),
+            std::string::npos);
+  const std::string unknown_body =
+      write_mjcf(dir, "unknown.xml",
+                 std::regex_replace(pendulum(""), std::regex(R"(name="link")"), R"(name="link" futureattr="1")"));
+  const std::string why = thrown_by([&] { read_mjcf_file(unknown_body); });
+  EXPECT_NE(why.find("unknown.xml:2: <body futureattr>"), std::string::npos) << why;
+  EXPECT_NE(why.find("may change the tree or the inertias"), std::string::npos) << why;
+  const std::string frame = write_mjcf(dir, "frame.xml", pendulum(R"(<frame pos="1 0 0"><geom size="0.1"/></frame>)"));
+  EXPECT_NE(thrown_by([&] { read_mjcf_file(frame); }).find("<frame>"), std::string::npos);
+  for (const std::string& what : {ball, unknown_body, frame})
+    EXPECT_EQ(thrown_by([&] { read_mjcf_file(what); }).find('\n'), std::string::npos);
+}
+
+TEST(MjcfReader, MissingMeshesAreErrorsOnlyWhereAnInertiaNeedsThem) {
+  const std::string dir = scratch_dir("meshes");
+  const std::string assets = R"(<compiler meshdir="meshes"/><asset><mesh name="shell" file="shell.stl"/></asset>)";
+  // The body has an <inertial>: the mesh is only geometry, dropped with a warning.
+  const std::string visual = write_mjcf(dir, "visual.xml", pendulum(R"(<geom type="mesh" mesh="shell"/>)", assets));
+  const MjcfRead r = read_mjcf_file(visual);
+  EXPECT_TRUE(has_warning(r.model, "mesh 'shell' dropped with its 1 geom(s)"));
+  EXPECT_EQ(r.model.bodies[1].inertia.mass, 2.0);
+  // A body without <inertial> whose mass would come from the mesh: an error naming file and body.
+  const std::string needed = write_mjcf(dir, "needed.xml",
+                                        pendulum(R"(<body name="tool" pos="0 0 -1">
+    <joint name="roll" axis="1 0 0"/><geom type="mesh" mesh="shell"/></body>)",
+                                                 assets));
+  const std::string why = thrown_by([&] { read_mjcf_file(needed); });
+  EXPECT_NE(why.find((fs::path(dir) / "meshes" / "shell.stl").string() + " does not exist"), std::string::npos) << why;
+  EXPECT_NE(why.find("body 'tool' has no <inertial>"), std::string::npos) << why;
+  // A Git LFS pointer is named as such.
+  fs::create_directories(dir + "/meshes");
+  std::ofstream(dir + "/meshes/shell.stl") << "version https://git-lfs.github.com/spec/v1\noid sha256:00\nsize 10\n";
+  EXPECT_NE(thrown_by([&] { read_mjcf_file(needed); }).find("Git LFS pointer"), std::string::npos);
+}
+
+TEST(MjcfReader, IncludesAreInlinedAndTheFileIsNotModified) {
+  const std::string dir = scratch_dir("include");
+  write_mjcf(dir, "arm_body.xml", R"(<mujoco><worldbody><body name="link" pos="0 0 1">
+    <joint name="swing" axis="0 1 0" range="-1 1"/><geom type="box" size="0.1 0.1 0.5"/></body></worldbody></mujoco>)");
+  const std::string main_text = R"(<mujoco model="with_include"><include file="arm_body.xml"/></mujoco>)";
+  const std::string main = write_mjcf(dir, "main.xml", main_text);
+  const Model m = read_mjcf_file(main).model;
+  EXPECT_EQ(m.num_moving_bodies(), 1);
+  EXPECT_NEAR(m.bodies[1].inertia.mass, 1000.0 * 0.2 * 0.2 * 1.0, 1e-9);
+  EXPECT_NEAR(m.bodies[1].limits.upper, 3.14159265358979323846 / 180.0, 1e-15);  // MJCF's default unit: degrees
+  EXPECT_EQ(file_text(main), main_text);
+}
+
+TEST(MjcfReader, ForcedBaseKinds) {
+  // A fixed-base arm made floating, and a floating robot welded where it stands.
+  const std::string dir = scratch_dir("base");
+  const std::string arm = write_mjcf(dir, "arm.xml", R"(<mujoco><worldbody><body name="base" pos="0 0 0.5">
+    <geom size="0.1"/><body name="link"><joint name="j" axis="0 0 1"/><geom type="box" size="0.1 0.2 0.3"/></body>
+    </body></worldbody></mujoco>)");
+  UrdfReadOptions floating;
+  floating.floating_base = true;
+  const Model f = read_mjcf_file(arm, floating).model;
+  EXPECT_TRUE(f.floating_base);
+  EXPECT_EQ(f.bodies[1].name, "base");
+  EXPECT_EQ(f.nv, 7);
+  const Model fixed = read_mjcf_file(arm).model;
+  EXPECT_FALSE(fixed.floating_base);
+  EXPECT_EQ(fixed.links[0].name, "world");
+  EXPECT_NEAR(fixed.bodies[0].inertia.mass, 1000.0 * 4.0 / 3.0 * 3.14159265358979 * 1e-3, 1e-6);
+  UrdfReadOptions welded;
+  welded.floating_base = false;
+  const Model w = read_mjcf_file(kFixture, welded).model;
+  EXPECT_FALSE(w.floating_base);
+  EXPECT_EQ(w.nv, 5);
+  EXPECT_NEAR(w.bodies[0].inertia.com().z(), 0.9 + 0.05, 1e-9);
+}
+
+}  // namespace
+}  // namespace dynid
