@@ -40,7 +40,7 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
   };
   auto args = std::make_shared<Args>();
   InertialIdentificationOptions& o = args->o;
-  cmd->add_option("MODEL", o.model, "URDF file or bundled robot name (needs its sidecar)")->required();
+  cmd->add_option("MODEL", o.model, "URDF or MJCF file, or bundled robot name (needs its sidecar)")->required();
   cmd->add_option("DATA", o.data, "Data set directory (docs/data-format.md), or a lab's C3D/TRC trial (imported)")
       ->required();
   cmd->add_option("--sensors", o.sensors,

@@ -59,7 +59,7 @@ void add_identify_static(CLI::App& identify, Action& action) {
   auto a = std::make_shared<IdentifyStaticArgs>();
   auto* cmd = identify.add_subcommand(
       "static", "Segment masses and COMs from static poses with markers and force plates (paper 000)");
-  cmd->add_option("MODEL", a->model, "URDF or bundled robot (its sidecar names the markers)")->required();
+  cmd->add_option("MODEL", a->model, "URDF or MJCF file, or bundled robot (its sidecar names the markers)")->required();
   cmd->add_option(
          "DATA", a->data,
          "Data set with the static poses (markers, plates; encoders for --pose-source encoders), or a lab's C3D trial")

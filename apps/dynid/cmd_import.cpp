@@ -61,7 +61,7 @@ void register_import(CLI::App& app, Action& action) {
   auto c3d_args = std::make_shared<C3dArgs>();
   c3d->add_option("TRIALS", c3d_args->trials, "One or more .c3d (or .trc) trials, laid end to end")->required();
   c3d->add_option("--model", c3d_args->model,
-                  "URDF file or bundled robot name: its sidecar's markers are checked against the labels");
+                  "URDF or MJCF file, or bundled robot name: its sidecar's markers are checked against the labels");
   c3d->add_option("--labels", c3d_args->labels, "Label map (YAML, `labels: {LAB_LABEL: marker}`; empty drops one)");
   c3d->add_option("--cop-threshold", c3d_args->cop_threshold,
                   "Normal force [N] below which a plate's COP is left empty (default 20)")
