@@ -63,6 +63,12 @@ seed() {  # seed NAME: the corpus directory, created from the bundled files on f
 }
 
 mkdir -p "$BUILD_DIR/fuzz-findings" "$BUILD_DIR/fuzz-logs"
+# The harnesses' scratch files (readers that take a path): libFuzzer does not always run exit
+# handlers, so they go to a directory of this script's, removed at the end.
+export TMPDIR="$BUILD_DIR/fuzz-tmp"
+rm -rf "$TMPDIR"
+mkdir -p "$TMPDIR"
+trap 'rm -rf "$TMPDIR"' EXIT
 stats="$BUILD_DIR/fuzz-stats.tsv"
 [ -f "$stats" ] || printf 'harness\texecutions\tseconds\tresult\n' >"$stats"
 for name in "${harnesses[@]}"; do
