@@ -3,6 +3,7 @@
 # Idempotent: a second run installs nothing and rebuilds only what changed.
 #   scripts/setup.sh            # Release build in build/
 #   BUILD_DIR=out scripts/setup.sh
+#   DYNID_CMAKE_ARGS="-DDYNID_SANITIZE=ON" BUILD_DIR=out scripts/setup.sh   # extra CMake options
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,6 +24,10 @@ if ((${#missing[@]})); then
 fi
 
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  # DYNID_CMAKE_ARGS: extra configuration (scripts/test.sh --sanitize sets it); ccache when present.
+  launcher=()
+  if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+  eval "extra=(${DYNID_CMAKE_ARGS:-})"
+  cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "${extra[@]}" >/dev/null
 fi
 cmake --build "$BUILD_DIR" -j "$JOBS"

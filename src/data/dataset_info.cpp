@@ -70,11 +70,11 @@ DatasetInfo read_dataset_info(const std::string& path) {
       if (!(si.rate_hz > 0.0)) throw std::runtime_error("stream '" + name + "': rate_hz must be positive");
       if (!fs::exists(si.file)) throw std::runtime_error("stream '" + name + "': missing file " + si.file);
       si.noise_free = s.value("noise_free", false);
-      const auto parse_stamp = [&](const nlohmann::json& v) {
+      const auto parse_stamp = [&, stream = name](const nlohmann::json& v) {
         const std::string text = v.is_string() ? v.get<std::string>() : std::string("?");
         if (text == "instant") return Stamp::Instant;
         if (text == "period-mean") return Stamp::PeriodMean;
-        throw std::runtime_error("stream '" + name + "': stamp must be \"instant\" or \"period-mean\", not " +
+        throw std::runtime_error("stream '" + stream + "': stamp must be \"instant\" or \"period-mean\", not " +
                                  v.dump());
       };
       if (s.contains("stamp")) {

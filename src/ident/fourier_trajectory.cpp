@@ -110,7 +110,7 @@ FourierTrajectory read_fourier_trajectory(const std::string& path) {
   } catch (const json::exception& e) {
     throw std::runtime_error(path + " is not JSON (" + std::string(e.what()) + ")");
   }
-  if (!doc.is_object() || doc.value("format", "") != "dynid-excitation")
+  if (!doc.is_object() || !doc.contains("format") || doc["format"] != "dynid-excitation")
     throw std::runtime_error(path + " is not a dynid excitation trajectory (\"format\": \"dynid-excitation\")");
   FourierTrajectory traj;
   if (!doc.contains("base_frequency_hz")) throw std::runtime_error(path + ": no base_frequency_hz");

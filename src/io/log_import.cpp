@@ -79,7 +79,9 @@ std::vector<std::string> split(const std::string& line, char delimiter) {
 
 }  // namespace
 
-LogMap read_log_map(const std::string& path, const Model& model) {
+namespace {
+
+LogMap parse_log_map(const std::string& path, const Model& model) {
   YAML::Node root;
   try {
     root = YAML::LoadFile(path);
@@ -157,6 +159,18 @@ LogMap read_log_map(const std::string& path, const Model& model) {
     m.joints.push_back(j);
   }
   return m;
+}
+
+}  // namespace
+
+LogMap read_log_map(const std::string& path, const Model& model) {
+  // What yaml-cpp throws past the checks of parse_log_map (a key that is a list or a mapping, ...)
+  // is also one line naming the file.
+  try {
+    return parse_log_map(path, model);
+  } catch (const YAML::Exception& e) {
+    fail(path, (e.mark.is_null() ? std::string() : "line " + std::to_string(e.mark.line + 1) + ": ") + e.msg);
+  }
 }
 
 LogTable read_log_table(const std::string& path) {

@@ -47,7 +47,7 @@ RobotState read_state_json_string(const Model& model, const std::string& text, c
   json root;
   try {
     root = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number past double
     fail(label, std::string("malformed JSON: ") + e.what());
   }
   if (!root.is_object()) fail(label, "the state must be a JSON object");

@@ -82,6 +82,7 @@ class TrcParser {
     const auto n = static_cast<Eigen::Index>(markers);
     std::vector<std::vector<double>> rows;
     std::vector<double> frame_numbers;
+    std::size_t first_data_line = 0;  // 1-based
     for (std::size_t l = 5; l < lines_.size(); ++l) {
       if (trim(lines_[l]).empty()) continue;
       const std::vector<std::string> f = fields(lines_[l]);
@@ -90,6 +91,7 @@ class TrcParser {
       if (last > static_cast<std::size_t>(2 + 3 * n))
         fail(l + 1, "wrong counts: " + std::to_string(last - 2) + " values for " + std::to_string(n) + " markers");
       if (f.size() < 2 || f[0].empty()) fail(l + 1, "a data line starts with the frame number and time");
+      if (frame_numbers.empty()) first_data_line = l + 1;
       frame_numbers.push_back(number(f[0], l + 1, "the frame number"));
       number(f[1], l + 1, "the time");
       std::vector<double> row(static_cast<std::size_t>(3 * n), kNaN);
@@ -102,7 +104,15 @@ class TrcParser {
                   std::to_string(rows.size()) + " frames");
 
     const auto F = static_cast<Eigen::Index>(rows.size());
-    rec.first_frame = F > 0 && std::isfinite(frame_numbers[0]) ? static_cast<int>(frame_numbers[0]) : 1;
+    rec.first_frame = 1;
+    if (F > 0 && std::isfinite(frame_numbers[0])) {
+      const double first = frame_numbers[0];
+      // Bounded so that the last frame's number (first + NumFrames - 1, NumFrames < 1e8) is an int.
+      if (!(first == std::floor(first) && std::fabs(first) <= 1e9))
+        fail(first_data_line,
+             "the frame number " + fields(lines_[first_data_line - 1])[0] + " is not a whole number within +-10^9");
+      rec.first_frame = static_cast<int>(first);
+    }
     rec.marker_positions.resize(3 * n, F);
     rec.marker_valid.resize(n, F);
     for (Eigen::Index f = 0; f < F; ++f)

@@ -63,7 +63,7 @@ void for_each_in_list(const YAML::Node& root, const char* key, const std::string
 
 /// The sidecar of `text`; an actuators file (`dynid identify actuator`'s actuator.yaml) has no
 /// base_link, so `require_base_link` is off for it.
-RobotSidecar parse_sidecar(const std::string& text, const std::string& label, bool require_base_link) {
+RobotSidecar parse_sidecar_yaml(const std::string& text, const std::string& label, bool require_base_link) {
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -181,6 +181,16 @@ RobotSidecar parse_sidecar(const std::string& text, const std::string& label, bo
     s.actuators.push_back(a);
   });
   return s;
+}
+
+/// parse_sidecar_yaml, with what yaml-cpp throws past the checks above (a key that is a list or a
+/// mapping, ...) also reported as "LABEL: line N: reason".
+RobotSidecar parse_sidecar(const std::string& text, const std::string& label, bool require_base_link) {
+  try {
+    return parse_sidecar_yaml(text, label, require_base_link);
+  } catch (const YAML::Exception& e) {
+    fail(label, (e.mark.is_null() ? std::string() : "line " + std::to_string(e.mark.line + 1) + ": ") + e.msg);
+  }
 }
 
 std::string file_text(const std::string& path) {

@@ -62,9 +62,10 @@ std::vector<StaticPose> generate_static_poses(const Model& nominal, const RobotS
                                                     frame_placement(nominal, data, right_frame).translation.y()),
                                      0.02);
   const double plate_y = plates.size() >= 2 ? std::abs(plates[0].top_center_world.y()) : 0.0;
-  const double sole_half_y = [&] {
+  const double sole_half_y = [&, left_sole = left] {
     double h = 0.0;
-    for (const auto& p : sidecar.contacts[static_cast<std::size_t>(left)].polygon) h = std::max(h, std::abs(p.y()));
+    for (const auto& p : sidecar.contacts[static_cast<std::size_t>(left_sole)].polygon)
+      h = std::max(h, std::abs(p.y()));
     return h;
   }();
   // Each foot well inside its own plate in normal stance.

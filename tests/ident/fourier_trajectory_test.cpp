@@ -116,6 +116,7 @@ TEST(FourierTrajectory, BadFilesAreRefusedWithTheReason) {
   EXPECT_THROW(read_fourier_trajectory("/nonexistent/traj.json"), std::runtime_error);
   expect_read_error("{not json", "is not JSON");
   expect_read_error(R"({"format": "dynid-dataset"})", "not a dynid excitation trajectory");
+  expect_read_error(R"({"format": 3})", "not a dynid excitation trajectory");
   expect_read_error(R"({"format": "dynid-excitation", "base_frequency_hz": 0.1, "joints": []})", "no joints");
   expect_read_error(R"({"format": "dynid-excitation", "base_frequency_hz": -1, "joints": [{}]})", "positive");
   expect_read_error(

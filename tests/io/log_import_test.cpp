@@ -227,7 +227,12 @@ TEST(LogImport, BadMapsAndLogsFailWithOneLineNamingTheColumnOrJoint) {
   EXPECT_NE(backward.find("column 't' must increase"), std::string::npos) << backward;
   const std::string unit = with_map("time: {column: t}\njoints:\n  a1: {q: pos_1, q_unit: grad}\n");
   EXPECT_NE(unit.find("q_unit 'grad'"), std::string::npos) << unit;
-  for (const std::string& e : {unknown, missing, no_time, backward, unit})
+  // A key that is a list: yaml-cpp's conversion error, with the file and line.
+  const std::string list_key = with_map("time: {column: t}\n? [a1]\n: {q: pos_1}\n");
+  EXPECT_EQ(list_key.rfind(o.map_path + ": line 2: bad conversion", 0), 0u) << list_key;
+  const std::string list_field = with_map("time: {column: t}\njoints:\n  a1: {q: pos_1, ? [x] : y}\n");
+  EXPECT_EQ(list_field.rfind(o.map_path + ": line 3: bad conversion", 0), 0u) << list_field;
+  for (const std::string& e : {unknown, missing, no_time, backward, unit, list_key, list_field})
     EXPECT_EQ(e.find('\n'), std::string::npos) << e;
   EXPECT_FALSE(fs::exists(o.out_dir));  // nothing written on failure
 }

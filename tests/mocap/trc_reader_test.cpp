@@ -70,6 +70,9 @@ TEST(Trc, MalformedFilesAreClearErrors) {
   std::string three_names = trc("mm", "3", kData);
   three_names.replace(three_names.find("RHEE"), 4, "RHEE\tTOE");
   expect_error(three_names, "NumMarkers is 2");
+  // A frame number past int (found by fuzz/, tests/fixtures/fuzz/trc/): an error, not a wrapped int.
+  expect_error(trc("mm", "1", "99999999999\t0\t1\t2\t3\n"), "line 7: the frame number 99999999999 is not a whole");
+  expect_error(trc("mm", "1", "1.5\t0\t1\t2\t3\n"), "frame number 1.5");
 }
 
 TEST(Trc, MissingFileIsAnError) { EXPECT_THROW(read_trc("/nonexistent/x.trc"), std::runtime_error); }

@@ -73,6 +73,9 @@ TEST(Sidecar, WrongNamesAndTypesAreClearErrors) {
   expect_error(edit(kSidecar, "robot: leg", "robto: leg"), "unknown key 'robto'");
   expect_error("base_link: [", "malformed YAML");
   expect_error(edit(kSidecar, "base_link: pelvis\n", ""), "missing 'base_link'");
+  // Keys that are not names (a list, a mapping): yaml-cpp's conversion error, with the file and line.
+  expect_error("base_link: pelvis\n? [a]\n: 1\n", "line 2: bad conversion");
+  expect_error(edit(kSidecar, "{joint: knee,", "{? {x: 1} : 2, joint: knee,"), "bad conversion");
 }
 
 TEST(Sidecar, BundledRobotsHaveValidSidecars) {

@@ -1,0 +1,184 @@
+#include "fuzz_readers.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <stdexcept>
+
+#include "dynid/data/dataset_info.hpp"
+#include "dynid/ident/fourier_trajectory.hpp"
+#include "dynid/io/csv_row_reader.hpp"
+#include "dynid/io/csv_stream.hpp"
+#include "dynid/io/log_import.hpp"
+#include "dynid/io/state_json.hpp"
+#include "dynid/mocap/c3d_reader.hpp"
+#include "dynid/mocap/force_plate.hpp"
+#include "dynid/mocap/trc_reader.hpp"
+#include "dynid/model/sidecar.hpp"
+#include "dynid/model/sidecar_reader.hpp"
+#include "dynid/model/urdf_reader.hpp"
+
+namespace dynid::fuzz {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// "" when `read` returns or throws a std::exception whose message contains `label`.
+std::string kept_rule(const std::string& label, const std::function<void()>& read) {
+  try {
+    read();
+  } catch (const std::exception& e) {
+    if (std::string(e.what()).find(label) == std::string::npos)
+      return "the error does not name the input '" + label + "': " + e.what();
+  }
+  return "";
+}
+
+/// A directory of this process's own under the system temporary directory, removed at exit.
+const fs::path& scratch_directory() {
+  static const fs::path dir = [] {
+    const fs::path d = fs::temp_directory_path() / ("dynid-fuzz-" + std::to_string(::getpid()));
+    fs::create_directories(d);
+    std::atexit([] {
+      std::error_code ignored;
+      fs::remove_all(scratch_directory(), ignored);
+    });
+    return d;
+  }();
+  return dir;
+}
+
+/// Writes `input` to scratch_directory()/name (replacing it), for the readers that take a path.
+std::string write_scratch(const std::string& name, const std::string& input) {
+  const std::string path = (scratch_directory() / name).string();
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << input;
+  return path;
+}
+
+/// The bundled kid-size humanoid (models/kid_humanoid.urdf), read once.
+const Model& kid_model() {
+  static const Model model = read_urdf_file(std::string(DYNID_MODELS_DIR) + "/kid_humanoid.urdf");
+  return model;
+}
+
+std::string urdf(const std::string& xml) {
+  std::string problem = kept_rule("fuzz.urdf", [&] { read_urdf_string(xml, "fuzz.urdf"); });
+  if (problem.empty())
+    problem = kept_rule("fuzz.urdf", [&] {
+      UrdfReadOptions fixed;
+      fixed.floating_base = false;
+      read_urdf_string(xml, "fuzz.urdf", fixed);
+    });
+  return problem;
+}
+
+// The names checked against the bundled robot as `dynid` does for every robot it loads.
+std::string sidecar(const std::string& yaml) {
+  return kept_rule("fuzz.yaml", [&] {
+    RobotSidecar s = read_sidecar_string(yaml, "fuzz.yaml");
+    Model model = kid_model();
+    attach_sidecar(model, s);
+    joint_armature(model, s);
+  });
+}
+
+// Both CSV stream readers and the log-table reader of `dynid import log`.
+std::string csv(const std::string& text) {
+  const std::string path = write_scratch("stream.csv", text);
+  std::string problem = kept_rule(path, [&] { read_csv_stream(path); });
+  if (problem.empty())
+    problem = kept_rule(path, [&] {
+      CsvRowReader reader(path);
+      std::vector<double> row;
+      while (reader.next(row)) {
+      }
+      reader.rewind();
+      reader.next(row);
+    });
+  if (problem.empty()) problem = kept_rule(path, [&] { read_log_table(path); });
+  return problem;
+}
+
+// In a directory that holds the files `dynid simulate` writes, so inputs naming them get further.
+std::string dataset(const std::string& json) {
+  static const bool streams_written = [] {
+    for (const char* name :
+         {"encoders.csv", "imu.csv", "ft.csv", "torques.csv", "truth.csv", "markers.csv", "plates.csv", "truth.urdf"})
+      write_scratch(name, "");
+    return true;
+  }();
+  (void)streams_written;
+  const std::string path = write_scratch("dataset.json", json);
+  return kept_rule(path, [&] { read_dataset_info(scratch_directory().string()); });
+}
+
+std::string trc(const std::string& text) {
+  return kept_rule("fuzz.trc", [&] { parse_trc(text, "fuzz.trc"); });
+}
+
+// As `dynid mocap inspect` reads: the file, its SI view and every force plate's ground reaction.
+std::string c3d(const std::string& bytes) {
+  return kept_rule("fuzz.c3d", [&] {
+    const MocapRecording rec = recording_from_c3d(parse_c3d(bytes, "fuzz.c3d"), "fuzz.c3d");
+    for (const ForcePlate& plate : rec.force_plates) ground_reaction_series(plate, rec.analogs);
+  });
+}
+
+std::string state_json(const std::string& json) {
+  return kept_rule("fuzz.json", [&] { read_state_json_string(kid_model(), json, "fuzz.json"); });
+}
+
+// With the trajectory's analytic bounds, which `dynid simulate` checks against the limits.
+std::string excitation(const std::string& json) {
+  const std::string path = write_scratch("excitation.json", json);
+  return kept_rule(path, [&] {
+    const FourierTrajectory traj = read_fourier_trajectory(path);
+    for (int j = 0; j < traj.num_joints(); ++j) {
+      traj.position_bound(j);
+      traj.velocity_bound(j);
+      traj.acceleration_bound(j);
+    }
+  });
+}
+
+std::string log_map(const std::string& yaml) {
+  const std::string path = write_scratch("map.yaml", yaml);
+  return kept_rule(path, [&] { read_log_map(path, kid_model()); });
+}
+
+const std::map<std::string, std::string (*)(const std::string&)>& harnesses() {
+  static const std::map<std::string, std::string (*)(const std::string&)> table = {{"urdf", urdf},
+                                                                                   {"sidecar", sidecar},
+                                                                                   {"csv", csv},
+                                                                                   {"dataset", dataset},
+                                                                                   {"trc", trc},
+                                                                                   {"c3d", c3d},
+                                                                                   {"state_json", state_json},
+                                                                                   {"excitation", excitation},
+                                                                                   {"log_map", log_map}};
+  return table;
+}
+
+}  // namespace
+
+const std::vector<std::string>& harness_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& entry : harnesses()) out.push_back(entry.first);
+    return out;
+  }();
+  return names;
+}
+
+std::string read_input(const std::string& name, const std::string& input) {
+  const auto it = harnesses().find(name);
+  if (it == harnesses().end()) throw std::invalid_argument("no fuzz harness '" + name + "'");
+  return it->second(input);
+}
+
+}  // namespace dynid::fuzz
