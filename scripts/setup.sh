@@ -30,4 +30,6 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   eval "extra=(${DYNID_CMAKE_ARGS:-})"
   cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "${extra[@]}" >/dev/null
 fi
+# ccache keys on paths relative to the checkout, so a second clone (CI's) reuses this one's objects.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$ROOT}"
 cmake --build "$BUILD_DIR" -j "$JOBS"

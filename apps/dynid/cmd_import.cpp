@@ -1,5 +1,7 @@
 // dynid import log LOG --map MAP.yaml --model MODEL --out DIR [--from S] [--to S]: a robot
 // controller's own log (CSV or whitespace text) as a dynid data set (docs/data-format.md).
+// dynid import c3d TRIALS... [--model MODEL] [--labels MAP.yaml] [--robot-log LOG --map MAP.yaml
+// [--robot-log-offset S...]] --out DIR: a lab's motion-capture trials, with the robot's own log.
 
 #include <iostream>
 #include <limits>
@@ -55,8 +57,10 @@ void register_import(CLI::App& app, Action& action) {
       "c3d", "Motion-capture trials (C3D or TRC): markers renamed to the robot's, force plates with their wrenches");
   struct C3dArgs {
     std::vector<std::string> trials;
-    std::string model, labels, out;
+    std::string model, labels, out, map;
     double cop_threshold = 20.0;
+    std::vector<std::string> robot_logs;
+    std::vector<double> offsets;
   };
   auto c3d_args = std::make_shared<C3dArgs>();
   c3d->add_option("TRIALS", c3d_args->trials, "One or more .c3d (or .trc) trials, laid end to end")->required();
@@ -66,6 +70,13 @@ void register_import(CLI::App& app, Action& action) {
   c3d->add_option("--cop-threshold", c3d_args->cop_threshold,
                   "Normal force [N] below which a plate's COP is left empty (default 20)")
       ->check(CLI::PositiveNumber);
+  c3d->add_option("--robot-log", c3d_args->robot_logs,
+                  "The robot's own log (as `import log` reads it): once for all trials, or once per trial; its "
+                  "encoders and torques join the data set on the trials' clock (needs --map and --model)");
+  c3d->add_option("--map", c3d_args->map, "Map file of the robot log (the `import log` format)");
+  c3d->add_option("--robot-log-offset", c3d_args->offsets,
+                  "The log's time [s] at each trial's first frame, one per trial (default: estimated by matching "
+                  "the encoders to the markers' inverse kinematics)");
   c3d->add_option("--out", c3d_args->out, "Output data set directory (written as a whole)")->required();
   c3d->callback([&action, c3d_args] {
     action = [c3d_args] {
@@ -76,6 +87,9 @@ void register_import(CLI::App& app, Action& action) {
       o.out_dir = c3d_args->out;
       o.labels_path = c3d_args->labels;
       o.cop_threshold_n = c3d_args->cop_threshold;
+      o.robot_logs = c3d_args->robot_logs;
+      o.robot_log_map = c3d_args->map;
+      o.robot_log_offsets = c3d_args->offsets;
       if (robot) {
         o.model = &robot->model;
         o.robot_name = robot->model.name;

@@ -222,16 +222,12 @@ LogTable read_log_table(const std::string& path) {
   return t;
 }
 
-LogImportResult import_log(const Model& model, const LogImportOptions& options) {
-  LogMap map = read_log_map(options.map_path, model);
-  if (!std::isnan(options.from_s)) map.from_s = options.from_s;
-  if (!std::isnan(options.to_s)) map.to_s = options.to_s;
+LogSeries read_log_series(const Model& model, const LogMap& map, const std::string& log_path) {
   if (!(map.from_s < map.to_s)) throw std::invalid_argument("the time window is empty (from >= to)");
-  const LogTable log = read_log_table(options.log_path);
+  const LogTable log = read_log_table(log_path);
   auto column = [&](const std::string& name, const std::string& what) {
     const auto it = std::find(log.header.begin(), log.header.end(), name);
-    if (it == log.header.end())
-      fail(options.log_path, "no column '" + name + "' (" + what + " in " + map.source_path + ")");
+    if (it == log.header.end()) fail(log_path, "no column '" + name + "' (" + what + " in " + map.source_path + ")");
     return static_cast<std::size_t>(it - log.header.begin());
   };
   // Columns first, so a map naming what the log lacks fails before anything is read further.
@@ -256,98 +252,159 @@ LogImportResult import_log(const Model& model, const LogImportOptions& options) 
   }
 
   // Time stamps: strictly increasing, finite; the window selects the rows.
-  std::vector<double> time;
+  LogSeries series;
   std::vector<std::size_t> rows;
   double previous = -std::numeric_limits<double>::infinity();
   for (std::size_t r = 0; r < log.rows.size(); ++r) {
     const double t =
         map.time_column.empty() ? static_cast<double>(r) / map.rate_hz : map.time_scale * log.rows[r][time_col];
     if (!std::isfinite(t))
-      fail(options.log_path, "line " + std::to_string(log.line[r]) + ": column '" + map.time_column + "' is empty");
+      fail(log_path, "line " + std::to_string(log.line[r]) + ": column '" + map.time_column + "' is empty");
     if (!(t > previous))
-      fail(options.log_path, "line " + std::to_string(log.line[r]) + ": time " + std::to_string(t) +
-                                 " s is not after the previous " + std::to_string(previous) + " s (column '" +
-                                 map.time_column + "' must increase)");
+      fail(log_path, "line " + std::to_string(log.line[r]) + ": time " + std::to_string(t) +
+                         " s is not after the previous " + std::to_string(previous) + " s (column '" + map.time_column +
+                         "' must increase)");
     previous = t;
     if (t < map.from_s || t > map.to_s) continue;
     for (std::size_t j = 0; j < map.joints.size(); ++j) {
       const auto check = [&](std::size_t c) {
         if (!std::isfinite(log.rows[r][c]))
-          fail(options.log_path, "line " + std::to_string(log.line[r]) + ": column '" + log.header[c] + "' of joint '" +
-                                     map.joints[j].joint + "' is empty or not finite");
+          fail(log_path, "line " + std::to_string(log.line[r]) + ": column '" + log.header[c] + "' of joint '" +
+                             map.joints[j].joint + "' is empty or not finite");
       };
       check(cols[j].q);
       if (any_dq) check(cols[j].dq);
       if (any_tau) check(cols[j].tau);
     }
-    time.push_back(t);
+    series.time.push_back(t);
     rows.push_back(r);
   }
-  if (time.size() < 3) fail(options.log_path, "fewer than 3 rows in the time window");
+  if (series.time.size() < 3) fail(log_path, "fewer than 3 rows in the time window");
 
-  // The output rate: the map's, else the median stamp interval's (rounded to 0.1 % of itself).
+  // The rate: the map's, else the median stamp interval's (rounded to 0.1 % of itself).
+  const std::vector<double>& time = series.time;
   std::vector<double> intervals;
   for (std::size_t k = 1; k < time.size(); ++k) intervals.push_back(time[k] - time[k - 1]);
   std::vector<double> sorted = intervals;
   std::nth_element(sorted.begin(), sorted.begin() + static_cast<long>(sorted.size() / 2), sorted.end());
   const double median = sorted[sorted.size() / 2];
-  LogImportResult result;
-  result.rate_hz = map.rate_hz > 0.0 ? map.rate_hz : 1.0 / median;
+  series.rate_hz = map.rate_hz > 0.0 ? map.rate_hz : 1.0 / median;
   if (map.rate_hz <= 0.0) {
-    const double step = std::pow(10.0, std::floor(std::log10(result.rate_hz)) - 2);
-    result.rate_hz = std::round(result.rate_hz / step) * step;
+    const double step = std::pow(10.0, std::floor(std::log10(series.rate_hz)) - 2);
+    series.rate_hz = std::round(series.rate_hz / step) * step;
   }
-  const double period = 1.0 / result.rate_hz;
+  const double period = 1.0 / series.rate_hz;
   double sq = 0.0;
   for (double d : intervals) {
     sq += (d - period) * (d - period);
-    result.jitter_max_s = std::max(result.jitter_max_s, std::abs(d - period));
+    series.jitter_max_s = std::max(series.jitter_max_s, std::abs(d - period));
   }
-  result.jitter_rms_s = std::sqrt(sq / static_cast<double>(intervals.size()));
-  result.rows_read = static_cast<long>(time.size());
-  result.start_s = time.front();
+  series.jitter_rms_s = std::sqrt(sq / static_cast<double>(intervals.size()));
 
-  // Resampled at start + k / rate by linear interpolation between the bracketing log rows.
-  const long samples = static_cast<long>(std::floor((time.back() - time.front()) * result.rate_hz + 1e-9)) + 1;
-  result.samples = samples;
-  result.duration_s = static_cast<double>(samples - 1) * period;
-  StagedDirectory out(options.out_dir, "import log");
-  std::vector<Channel> enc, vel, tau;
+  // The model's units and signs at the log's own stamps.
+  const auto n = static_cast<Eigen::Index>(rows.size()), joints = static_cast<Eigen::Index>(map.joints.size());
+  series.q.resize(joints, n);
+  if (any_dq) series.dq.resize(joints, n);
+  if (any_tau) series.tau.resize(joints, n);
   for (const LogJointMap& j : map.joints) {
-    const bool prismatic =
-        model.bodies[static_cast<std::size_t>(*model.find_joint(j.joint))].joint_type == JointType::Prismatic;
-    enc.push_back({"q." + j.joint, prismatic ? "m" : "rad"});
-    vel.push_back({"v." + j.joint, prismatic ? "m/s" : "rad/s"});
-    tau.push_back({"tau." + j.joint, prismatic ? "N" : "N m"});
+    series.joints.push_back(j.joint);
+    series.prismatic.push_back(model.bodies[static_cast<std::size_t>(*model.find_joint(j.joint))].joint_type ==
+                               JointType::Prismatic);
   }
-  CsvStreamWriter enc_csv(out.path() + "/encoders.csv", enc, 12);
-  std::unique_ptr<CsvStreamWriter> vel_csv, tau_csv;
-  if (any_dq) vel_csv = std::make_unique<CsvStreamWriter>(out.path() + "/velocities.csv", vel, 12);
-  if (any_tau) tau_csv = std::make_unique<CsvStreamWriter>(out.path() + "/torques.csv", tau, 12);
-  std::vector<double> q_row(map.joints.size()), v_row(map.joints.size()), tau_row(map.joints.size());
-  std::size_t k0 = 0;
-  for (long s = 0; s < samples; ++s) {
-    const double t = time.front() + static_cast<double>(s) * period;
-    while (k0 + 2 < time.size() && time[k0 + 1] <= t) ++k0;
-    const double w = std::clamp((t - time[k0]) / (time[k0 + 1] - time[k0]), 0.0, 1.0);
-    const std::vector<double>& a = log.rows[rows[k0]];
-    const std::vector<double>& b = log.rows[rows[k0 + 1]];
-    auto at = [&](std::size_t c) { return (1.0 - w) * a[c] + w * b[c]; };
-    for (std::size_t j = 0; j < map.joints.size(); ++j) {
-      const LogJointMap& m = map.joints[j];
-      q_row[j] = m.sign * m.q_scale * at(cols[j].q) + 0.0;  // + 0: no "-0" for a flipped zero
-      if (any_dq) v_row[j] = m.sign * m.q_scale * at(cols[j].dq);
-      if (any_tau) tau_row[j] = m.sign * m.tau_scale * at(cols[j].tau);
+  for (Eigen::Index r = 0; r < n; ++r)
+    for (Eigen::Index j = 0; j < joints; ++j) {
+      const LogJointMap& m = map.joints[static_cast<std::size_t>(j)];
+      const std::vector<double>& row = log.rows[rows[static_cast<std::size_t>(r)]];
+      const Columns& c = cols[static_cast<std::size_t>(j)];
+      series.q(j, r) = m.sign * m.q_scale * row[c.q] + 0.0;  // + 0: no "-0" for a flipped zero
+      if (any_dq) series.dq(j, r) = m.sign * m.q_scale * row[c.dq];
+      if (any_tau) series.tau(j, r) = m.sign * m.tau_scale * row[c.tau];
     }
-    // Stamps relative to the window's first row: a data set starts at its first sample.
-    const double stamp = static_cast<double>(s) * period;
-    enc_csv.write(stamp, q_row);
-    if (vel_csv) vel_csv->write(stamp, v_row);
-    if (tau_csv) tau_csv->write(stamp, tau_row);
+  return series;
+}
+
+void LogSeries::sample(double t, Eigen::Ref<Eigen::VectorXd> q_out, Eigen::Ref<Eigen::VectorXd> dq_out,
+                       Eigen::Ref<Eigen::VectorXd> tau_out) const {
+  // The bracketing rows by bisection; outside the log the end row is held.
+  const auto it = std::upper_bound(time.begin(), time.end(), t);
+  const std::size_t k1 = std::clamp<std::size_t>(static_cast<std::size_t>(it - time.begin()), 1, time.size() - 1);
+  const std::size_t k0 = k1 - 1;
+  const double w = std::clamp((t - time[k0]) / (time[k1] - time[k0]), 0.0, 1.0);
+  const auto a = static_cast<Eigen::Index>(k0), b = static_cast<Eigen::Index>(k1);
+  q_out = (1.0 - w) * q.col(a) + w * q.col(b);
+  if (has_velocities()) dq_out = (1.0 - w) * dq.col(a) + w * dq.col(b);
+  if (has_torques()) tau_out = (1.0 - w) * tau.col(a) + w * tau.col(b);
+}
+
+LogStreamFiles write_log_streams(const std::vector<LogStreamSegment>& segments, const std::string& dir) {
+  if (segments.empty()) throw std::invalid_argument("write_log_streams: no segment");
+  const LogSeries& first = *segments.front().series;
+  for (const LogStreamSegment& s : segments)
+    if (s.series->joints != first.joints || s.series->has_velocities() != first.has_velocities() ||
+        s.series->has_torques() != first.has_torques() || s.log_time.size() != s.stamps.size())
+      throw std::invalid_argument("write_log_streams: segments of different logs or channels");
+  std::vector<Channel> enc, vel, tau;
+  for (std::size_t j = 0; j < first.joints.size(); ++j) {
+    const bool prismatic = first.prismatic[j];
+    enc.push_back({"q." + first.joints[j], prismatic ? "m" : "rad"});
+    vel.push_back({"v." + first.joints[j], prismatic ? "m/s" : "rad/s"});
+    tau.push_back({"tau." + first.joints[j], prismatic ? "N" : "N m"});
   }
+  CsvStreamWriter enc_csv(dir + "/encoders.csv", enc, 12);
+  std::unique_ptr<CsvStreamWriter> vel_csv, tau_csv;
+  if (first.has_velocities()) vel_csv = std::make_unique<CsvStreamWriter>(dir + "/velocities.csv", vel, 12);
+  if (first.has_torques()) tau_csv = std::make_unique<CsvStreamWriter>(dir + "/torques.csv", tau, 12);
+  const auto joints = static_cast<Eigen::Index>(first.joints.size());
+  Eigen::VectorXd q(joints), dq(joints), t(joints);
+  std::vector<double> row(first.joints.size());
+  auto write = [&](CsvStreamWriter& out, const Eigen::VectorXd& values, double stamp) {
+    for (Eigen::Index j = 0; j < joints; ++j) row[static_cast<std::size_t>(j)] = values[j] + 0.0;
+    out.write(stamp, row);
+  };
+  LogStreamFiles files;
+  for (const LogStreamSegment& segment : segments)
+    for (std::size_t s = 0; s < segment.log_time.size(); ++s) {
+      segment.series->sample(segment.log_time[s], q, dq, t);
+      write(enc_csv, q, segment.stamps[s]);
+      if (vel_csv) write(*vel_csv, dq, segment.stamps[s]);
+      if (tau_csv) write(*tau_csv, t, segment.stamps[s]);
+      ++files.samples;
+    }
   enc_csv.close();
   if (vel_csv) vel_csv->close();
   if (tau_csv) tau_csv->close();
+  files.streams.emplace_back("encoders", "encoders.csv");
+  if (tau_csv) files.streams.emplace_back("torques", "torques.csv");
+  if (vel_csv) files.streams.emplace_back("velocities", "velocities.csv");
+  return files;
+}
+
+LogImportResult import_log(const Model& model, const LogImportOptions& options) {
+  LogMap map = read_log_map(options.map_path, model);
+  if (!std::isnan(options.from_s)) map.from_s = options.from_s;
+  if (!std::isnan(options.to_s)) map.to_s = options.to_s;
+  const LogSeries series = read_log_series(model, map, options.log_path);
+  LogImportResult result;
+  result.rate_hz = series.rate_hz;
+  result.jitter_rms_s = series.jitter_rms_s;
+  result.jitter_max_s = series.jitter_max_s;
+  result.rows_read = static_cast<long>(series.time.size());
+  result.start_s = series.time.front();
+
+  // Resampled at start + k / rate by linear interpolation between the bracketing log rows; stamps
+  // relative to the window's first row: a data set starts at its first sample.
+  const double period = 1.0 / result.rate_hz;
+  const long samples =
+      static_cast<long>(std::floor((series.time.back() - series.time.front()) * result.rate_hz + 1e-9)) + 1;
+  result.samples = samples;
+  result.duration_s = static_cast<double>(samples - 1) * period;
+  LogStreamSegment all{&series, {}, {}};
+  for (long s = 0; s < samples; ++s) {
+    all.stamps.push_back(static_cast<double>(s) * period);
+    all.log_time.push_back(series.time.front() + all.stamps.back());
+  }
+  StagedDirectory out(options.out_dir, "import log");
+  const LogStreamFiles files = write_log_streams({all}, out.path());
 
   nlohmann::json d;
   d["format"] = "dynid-dataset";
@@ -357,10 +414,8 @@ LogImportResult import_log(const Model& model, const LogImportOptions& options) 
   d["scenario"] = "imported log";
   d["gravity"] = {model.gravity.x(), model.gravity.y(), model.gravity.z()};
   d["velocity"] = "instant";
-  d["streams"]["encoders"] = {{"file", "encoders.csv"}, {"rate_hz", result.rate_hz}, {"noise_free", false}};
-  if (any_tau) d["streams"]["torques"] = {{"file", "torques.csv"}, {"rate_hz", result.rate_hz}, {"noise_free", false}};
-  if (any_dq)
-    d["streams"]["velocities"] = {{"file", "velocities.csv"}, {"rate_hz", result.rate_hz}, {"noise_free", false}};
+  for (const auto& [name, file] : files.streams)
+    d["streams"][name] = {{"file", file}, {"rate_hz", series.rate_hz}, {"noise_free", false}};
   write_file_atomically(out.path() + "/dataset.json", d.dump(2) + "\n");
   nlohmann::json summary{{"log", fs::absolute(options.log_path).string()},
                          {"map", fs::absolute(options.map_path).string()},

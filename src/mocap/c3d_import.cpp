@@ -16,9 +16,11 @@
 #include "dynid/core/atomic_file.hpp"
 #include "dynid/core/staged_directory.hpp"
 #include "dynid/io/csv_stream.hpp"
+#include "dynid/io/log_import.hpp"
 #include "dynid/mocap/force_plate.hpp"
 #include "dynid/mocap/marker_ik.hpp"
 #include "dynid/mocap/mocap_recording.hpp"
+#include "dynid/mocap/robot_log_alignment.hpp"
 
 namespace dynid {
 namespace {
@@ -43,6 +45,64 @@ bool same_plate(const ForcePlate& a, const ForcePlate& b) {
 }
 
 json vec(const Vector3& v) { return json::array({v.x(), v.y(), v.z()}); }
+
+/// The robot log's stretch for trial `t` (lab time [start, end] in the data set): the log sampled at
+/// its own rate from the trial's first frame on, at log time offset + (stamp - start), where it
+/// covers the trial. The offset is the given one or estimated from the markers.
+LogStreamSegment align_robot_log(const C3dImportOptions& options, std::size_t t, const MocapRecording& trial,
+                                 const LogSeries& log, const std::string& log_path,
+                                 const std::map<std::string, std::string>& label_map, double start, double end,
+                                 json& alignment, C3dImportResult& result) {
+  json entry = {{"trial", options.trials[t]}, {"log", log_path}};
+  double offset = 0.0;
+  if (!options.robot_log_offsets.empty()) {
+    offset = options.robot_log_offsets[t];
+    entry["method"] = "given";
+  } else {
+    std::vector<std::string> names;
+    for (const std::string& label : trial.marker_labels) names.push_back(marker_name(label, label_map));
+    // About 50 solved frames a second are plenty for an offset refined below a frame.
+    const int stride = std::max(1, static_cast<int>(std::lround(trial.point_rate / 50.0)));
+    const std::string what = options.trials[t] + " and " + log_path;
+    if (trial.frame_count() < 3)
+      throw std::invalid_argument(what +
+                                  ": the trial has no marker frames to align the log with; give --robot-log-offset");
+    MarkerJointAngles angles;
+    try {
+      angles = joint_angles_from_markers(*options.model, trial, names, log.joints, stride);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(what + ": " + e.what() + "; give --robot-log-offset");
+    }
+    const RobotLogOffset found = estimate_robot_log_offset(angles, log, what);
+    offset = found.offset_s;
+    entry["method"] = "markers";
+    entry["rms_rad"] = found.rms_rad;
+    entry["motion_rms_rad"] = found.spread_rad;
+    entry["frames_compared"] = found.frames;
+    entry["ik_rms_m"] = angles.ik_rms_m;
+    entry["joints_compared"] = angles.joints;
+    entry["joints_not_seen_by_markers"] = angles.unseen_joints;
+  }
+  entry["offset_s"] = offset;
+  result.robot_log_offsets.push_back(offset);
+  LogStreamSegment segment{&log, {}, {}};
+  const double period = 1.0 / log.rate_hz;
+  for (long k = 0;; ++k) {
+    const double stamp = start + static_cast<double>(k) * period;
+    if (stamp > end + 1e-9) break;
+    const double at = offset + (stamp - start);
+    if (at < log.start_s() - 1e-9 || at > log.end_s() + 1e-9) continue;
+    segment.stamps.push_back(stamp);
+    segment.log_time.push_back(at);
+  }
+  if (segment.stamps.empty())
+    throw std::invalid_argument(log_path + ": the log (" + std::to_string(log.start_s()) + " to " +
+                                std::to_string(log.end_s()) + " s) has no sample in trial " + options.trials[t] +
+                                " at offset " + std::to_string(offset) + " s");
+  entry["samples"] = segment.stamps.size();
+  alignment.push_back(entry);
+  return segment;
+}
 
 }  // namespace
 
@@ -77,6 +137,26 @@ C3dImportResult import_c3d(const C3dImportOptions& options) {
   std::map<std::string, std::string> label_map;
   if (!options.labels_path.empty())
     for (const auto& [from, to] : read_marker_label_map(options.labels_path)) label_map[from] = to;
+
+  const std::size_t trial_count = options.trials.size();
+  const std::size_t logs = options.robot_logs.size(), offsets = options.robot_log_offsets.size();
+  if (logs > 0) {
+    if (!options.model) throw std::invalid_argument("--robot-log needs --model (the map names its joints)");
+    if (options.robot_log_map.empty()) throw std::invalid_argument("--robot-log needs --map (the log's columns)");
+    if (logs != 1 && logs != trial_count)
+      throw std::invalid_argument(std::to_string(logs) + " robot logs for " + std::to_string(trial_count) +
+                                  " trials: give one log for all trials or one per trial");
+  } else if (offsets > 0 || !options.robot_log_map.empty()) {
+    throw std::invalid_argument("--robot-log-offset and --map need --robot-log");
+  }
+  if (offsets > 0 && offsets != trial_count)
+    throw std::invalid_argument(std::to_string(offsets) + " robot log offsets for " + std::to_string(trial_count) +
+                                " trials: give one per trial");
+  std::vector<LogSeries> robot_logs;
+  if (logs > 0) {
+    const LogMap map = read_log_map(options.robot_log_map, *options.model);
+    for (const std::string& path : options.robot_logs) robot_logs.push_back(read_log_series(*options.model, map, path));
+  }
 
   std::vector<MocapRecording> trials;
   for (const std::string& path : options.trials) trials.push_back(read_mocap_file(path));
@@ -158,7 +238,8 @@ C3dImportResult import_c3d(const C3dImportOptions& options) {
     plates_csv = std::make_unique<CsvStreamWriter>(out.path() + "/plates.csv", channels, 10);
   }
 
-  json segments = json::array(), files = json::array();
+  json segments = json::array(), files = json::array(), log_alignment = json::array();
+  std::vector<LogStreamSegment> log_segments;
   double start = 0.0;
   std::vector<double> row;
   for (std::size_t t = 0; t < trials.size(); ++t) {
@@ -201,6 +282,11 @@ C3dImportResult import_c3d(const C3dImportOptions& options) {
         ++result.analog_samples;
       }
     }
+    if (!robot_logs.empty()) {
+      const std::size_t which = robot_logs.size() == 1 ? 0 : t;
+      log_segments.push_back(align_robot_log(options, t, r, robot_logs[which], options.robot_logs[which], label_map,
+                                             start, end, log_alignment, result));
+    }
     const std::string stem = std::filesystem::path(options.trials[t]).stem().string();
     segments.push_back({{"label", stem}, {"category", "trial"}, {"start", start}, {"end", end}});
     files.push_back({{"file", options.trials[t]},
@@ -213,6 +299,8 @@ C3dImportResult import_c3d(const C3dImportOptions& options) {
   }
   if (markers_csv) markers_csv->close();
   if (plates_csv) plates_csv->close();
+  std::vector<std::pair<std::string, std::string>> log_streams;
+  if (!log_segments.empty()) log_streams = write_log_streams(log_segments, out.path()).streams;
 
   json streams = json::object();
   if (markers_csv)
@@ -221,6 +309,8 @@ C3dImportResult import_c3d(const C3dImportOptions& options) {
   if (plates_csv)
     streams["plates"] = {
         {"file", "plates.csv"}, {"rate_hz", result.analog_rate_hz}, {"noise_free", false}, {"stamp", "instant"}};
+  for (const auto& [name, file] : log_streams)
+    streams[name] = {{"file", file}, {"rate_hz", robot_logs.front().rate_hz}, {"noise_free", false}};
   json plates = json::array();
   for (std::size_t p = 0; p < first.force_plates.size(); ++p) {
     const ForcePlate& plate = first.force_plates[p];
@@ -238,16 +328,17 @@ C3dImportResult import_c3d(const C3dImportOptions& options) {
                         {"velocity", "instant"},       {"streams", streams},
                         {"force_plates", plates},      {"segments", segments}};
   write_file_atomically(out.path() + "/dataset.json", dataset.dump(2) + "\n");
-  const json summary = {{"trials", files},
-                        {"frames", result.frames},
-                        {"analog_samples", result.analog_samples},
-                        {"marker_rate_hz", result.marker_rate_hz},
-                        {"analog_rate_hz", result.analog_rate_hz},
-                        {"markers", result.markers},
-                        {"plates", result.plates},
-                        {"unknown_labels", result.unknown_labels},
-                        {"missing_model_markers", result.missing_markers},
-                        {"warnings", result.warnings}};
+  json summary = {{"trials", files},
+                  {"frames", result.frames},
+                  {"analog_samples", result.analog_samples},
+                  {"marker_rate_hz", result.marker_rate_hz},
+                  {"analog_rate_hz", result.analog_rate_hz},
+                  {"markers", result.markers},
+                  {"plates", result.plates},
+                  {"unknown_labels", result.unknown_labels},
+                  {"missing_model_markers", result.missing_markers},
+                  {"warnings", result.warnings}};
+  if (!log_alignment.empty()) summary["robot_log"] = {{"map", options.robot_log_map}, {"trials", log_alignment}};
   result.summary_json = summary.dump(2) + "\n";
   write_file_atomically(out.path() + "/import.json", result.summary_json);
   out.commit();

@@ -49,6 +49,49 @@ struct LogTable {
 /// empty or a '#' comment is the header. Throws "PATH: line N: reason" on a malformed row.
 LogTable read_log_table(const std::string& path);
 
+/// A log's joint channels in the model's units and signs, at the log's own stamps (the map's
+/// window applied), before any resampling.
+struct LogSeries {
+  std::vector<std::string> joints;  ///< model joint names, in the map's order
+  std::vector<bool> prismatic;      ///< per joint: m (and N) instead of rad (and N m)
+  std::vector<double> time;         ///< [s] log time, strictly increasing
+  Eigen::MatrixXd q, dq, tau;       ///< joints x rows; dq and tau have no rows when the map has none
+  double rate_hz = 0.0;             ///< the map's rate, else the median stamp interval's
+  double jitter_rms_s = 0.0;        ///< RMS of (stamp interval - 1 / rate) [s]
+  double jitter_max_s = 0.0;        ///< largest |stamp interval - 1 / rate| [s]
+
+  bool has_velocities() const { return dq.rows() > 0; }
+  bool has_torques() const { return tau.rows() > 0; }
+  double start_s() const { return time.front(); }
+  double end_s() const { return time.back(); }
+  /// Linear interpolation at log time `t` [s] between the bracketing rows (the end rows held
+  /// outside the log). Outputs of size joints; dq_out and tau_out untouched when absent.
+  void sample(double t, Eigen::Ref<Eigen::VectorXd> q_out, Eigen::Ref<Eigen::VectorXd> dq_out,
+              Eigen::Ref<Eigen::VectorXd> tau_out) const;
+};
+
+/// Reads the log the map describes. Throws one line naming the column, the joint or the log line at
+/// fault (a missing column, an empty field, time that does not increase, an empty window).
+LogSeries read_log_series(const Model& model, const LogMap& map, const std::string& log_path);
+
+/// The streams a log gives a data set: dataset.json lists each under `streams` as
+/// {"file": FILE, "rate_hz": the series' rate, "noise_free": false}.
+struct LogStreamFiles {
+  std::vector<std::pair<std::string, std::string>> streams;  ///< (stream name, file name)
+  long samples = 0;
+};
+
+/// A stretch of a log to write: the series sampled at `log_time` [s], stamped `stamps` [s].
+struct LogStreamSegment {
+  const LogSeries* series = nullptr;
+  std::vector<double> log_time, stamps;
+};
+
+/// Writes encoders.csv (q.JOINT), velocities.csv (v.JOINT) and torques.csv (tau.JOINT) into `dir`,
+/// the segments one after the other (their series must have the same joints and channels; stamps
+/// increasing). The streams' rate is the first series'.
+LogStreamFiles write_log_streams(const std::vector<LogStreamSegment>& segments, const std::string& dir);
+
 struct LogImportOptions {
   std::string log_path, map_path, out_dir;
   std::string model_path;  ///< written into dataset.json (`model`)

@@ -32,6 +32,14 @@ struct C3dImportOptions {
   const Model* model = nullptr;        ///< optional: the robot, to check labels against its markers
   std::string robot_name, model_path;  ///< written into dataset.json (`robot`, `model`)
   double cop_threshold_n = 20.0;       ///< normal force [N] below which the COP is left empty
+  /// The robot's own log(s) (`dynid import log`'s format, read with `robot_log_map`; needs `model`):
+  /// one for every trial (a log running through the session), or one per trial, in order. Its
+  /// encoders (and torques, velocities) join the data set on the trial's clock.
+  std::vector<std::string> robot_logs;
+  std::string robot_log_map;
+  /// The log's time [s] at each trial's first marker frame (one per trial; a single value with a
+  /// single trial). Empty: estimated from the markers (mocap/robot_log_alignment.hpp).
+  std::vector<double> robot_log_offsets;
 };
 
 struct C3dImportResult {
@@ -43,13 +51,15 @@ struct C3dImportResult {
   std::vector<std::string> unknown_labels;   ///< written markers the model does not have (with a model)
   std::vector<std::string> missing_markers;  ///< model markers no trial has (with a model)
   std::vector<std::string> warnings;         ///< what the C3D reader tolerated, per file
+  std::vector<double> robot_log_offsets;     ///< per trial, with robot logs: the offset used [s]
   std::string summary_json;                  ///< what import.json holds
 };
 
 /// Reads every trial and writes the data set into options.out_dir as a whole (staged, then moved
-/// into place): markers.csv, plates.csv, dataset.json, import.json. Throws one line naming the file
-/// and what is wrong (unreadable C3D, trials whose rates or plates differ, a label map naming a
-/// marker twice, neither markers nor plates).
+/// into place): markers.csv, plates.csv, with robot logs encoders.csv (torques.csv,
+/// velocities.csv), dataset.json, import.json. Throws one line naming the file and what is wrong
+/// (unreadable C3D, trials whose rates or plates differ, a label map naming a marker twice, neither
+/// markers nor plates, a log that cannot be aligned).
 C3dImportResult import_c3d(const C3dImportOptions& options);
 
 /// The label map file (YAML), lab label -> model marker name ("" drops the label). Throws naming the
