@@ -74,6 +74,24 @@ json perturbations_json(const Run& run) {
                        {"max_axis_tilt_deg", max_tilt * 180.0 / M_PI},
                        {"joints", joints}};
   }
+  if (run.elasticity) {
+    json windup = json::object(), stiffness = json::object();
+    double max_windup = 0.0;
+    for (std::size_t b = 0; b < run.truth.model.bodies.size(); ++b) {
+      if (run.elasticity->compliance[b] <= 0.0) continue;
+      const std::string& joint = run.truth.model.bodies[b].joint_name;
+      windup[joint] = run.elasticity->windup_at_effort_limit[b] * 180.0 / M_PI;
+      stiffness[joint] = 1.0 / run.elasticity->compliance[b];
+      max_windup = std::max(max_windup, run.elasticity->windup_at_effort_limit[b] * 180.0 / M_PI);
+    }
+    out["joint-elasticity"] = {{"source",
+                                "gear wind-up behind the encoders: the effort limit (URDF) twists each joint by "
+                                "0.1-0.3 deg (harmonic-drive torsional stiffness K3 class plus bearings and "
+                                "housing); encoders read link angle + link torque / stiffness"},
+                               {"windup_at_effort_limit_deg", windup},
+                               {"max_windup_at_effort_limit_deg", max_windup},
+                               {"stiffness_nm_per_rad", stiffness}};
+  }
   if (perturbation_enabled(run.options.perturbations, "time")) {
     json offsets = json::object(), drifts = json::object();
     for (const auto& [stream, clock] : run.stream_clocks) {

@@ -23,6 +23,7 @@
 #include "dynid/sim/dataset_recorder.hpp"
 #include "dynid/sim/geometry_perturbation.hpp"
 #include "dynid/sim/inertia_perturbation.hpp"
+#include "dynid/sim/joint_elasticity_perturbation.hpp"
 #include "dynid/sim/marker_perturbation.hpp"
 #include "dynid/sim/perturbations.hpp"
 #include "dynid/sim/simulation.hpp"
@@ -67,6 +68,8 @@ struct Run {
   std::vector<BodyInertiaError> inertia;
   /// --perturb geometry: the true joint origins and axes (applied to truth.model), else empty.
   std::vector<JointGeometryError> geometry;
+  /// --perturb joint-elasticity: each joint's wind-up behind its encoder, else unset.
+  std::optional<JointElasticity> elasticity;
   /// --perturb imu: the IMU's mounting and calibration errors, else unset.
   std::optional<ImuError> imu_error;
   /// --perturb force-plates: each scene plate's calibration errors and drift, else empty.
@@ -125,6 +128,10 @@ struct Run {
     if (perturbation_enabled(options.perturbations, "time")) {
       stream_clocks = perturb_stream_clocks(options.seed);
       recorder->set_stream_clocks(stream_clocks);
+    }
+    if (perturbation_enabled(options.perturbations, "joint-elasticity")) {
+      elasticity = perturb_joint_elasticity(truth.model, options.seed);
+      recorder->set_joint_elasticity(elasticity->compliance);
     }
     if (perturbation_enabled(options.perturbations, "imu") && simulated_robot.imu) {
       imu_error = perturb_imu(options.seed);

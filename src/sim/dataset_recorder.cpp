@@ -196,6 +196,9 @@ void DatasetRecorder::record(const Simulation& sim, const VectorX& tau, bool wri
         // of the torque it transmits (at a welded joint: the torque the weld carries).
         const double transmitted = sim.welded(b) ? sim.link_torques()[body.idx_v] : tau[body.idx_v];
         if (noise_.backlash > 0.0) q += 0.5 * noise_.backlash * (transmitted > 0.0 ? 1.0 : -1.0);
+        // Wind-up: the gear twists under the torque it carries to the link, behind the encoder.
+        if (!encoder_compliance_.empty())
+          q += encoder_compliance_[static_cast<std::size_t>(b)] * sim.link_torques()[body.idx_v];
         if (noise_.encoder_resolution > 0.0) q = std::round(q / noise_.encoder_resolution) * noise_.encoder_resolution;
         row_.push_back(q);
       }

@@ -51,7 +51,7 @@ TEST(PerturbCli, GeometryIsListedInTheDataSet) {
   ASSERT_TRUE(perturbations.contains("time_offset_s")) << perturbations.dump();
   EXPECT_TRUE(perturbations["time"]["time_offset_s"].contains("ft"));
   EXPECT_EQ(nlohmann::json::parse(r.out)["perturbations"],
-            nlohmann::json::array({"inertia", "geometry", "time", "markers", "force-plates", "imu"}));
+            nlohmann::json::array({"inertia", "geometry", "joint-elasticity", "time", "markers", "force-plates", "imu"}));
 }
 
 }  // namespace

@@ -70,6 +70,10 @@ class DatasetRecorder {
   void set_imu_perturbation(const ImuError& error);
   const ImuReading* imu_reading() const { return imu_reading_.get(); }
 
+  /// The joints' wind-up behind their encoders (sim/joint_elasticity_perturbation.hpp): each
+  /// encoder reads its link angle plus the link torque times `compliance` (per body).
+  void set_joint_elasticity(std::vector<double> compliance) { encoder_compliance_ = std::move(compliance); }
+
   /// The force plates' calibration errors and zero drift (sim/force_plate_perturbation.hpp), one per
   /// scene plate.
   void set_force_plate_perturbation(std::vector<PlateError> errors);
@@ -127,6 +131,7 @@ class DatasetRecorder {
   std::unique_ptr<MarkerGaps> marker_gaps_;
   long swapped_marker_frames_ = 0;
   std::vector<PlateError> plate_errors_;     ///< empty: ideal plates
+  std::vector<double> encoder_compliance_;   ///< per body [rad/(N m)]; empty: rigid joints
   std::unique_ptr<ImuReading> imu_reading_;  ///< null: the IMU as the sidecar says
   double imu_prev_time_ = 0.0;
   std::vector<Vector3> marker_positions_;      ///< scratch: one frame of true marker positions
