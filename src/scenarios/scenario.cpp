@@ -145,6 +145,28 @@ json perturbations_json(const Run& run) {
                             "drift since zeroing at t = 0 of +-0.2 N/min (forces) and +-0.02 N m/min (moments)"},
                            {"plates", plates}};
   }
+  if (!run.ft_errors.empty()) {
+    const RobotSidecar& sidecar = run.truth_sidecar ? *run.truth_sidecar : *run.robot.sidecar;
+    json sensors = json::object();
+    auto rows = [](const Matrix3& m) {
+      return json::array({{m(0, 0), m(0, 1), m(0, 2)}, {m(1, 0), m(1, 1), m(1, 2)}, {m(2, 0), m(2, 1), m(2, 2)}});
+    };
+    for (std::size_t i = 0; i < run.ft_errors.size(); ++i) {
+      const FtError& e = run.ft_errors[i];
+      sensors[sidecar.ft_sensors[i].name] = {
+          {"force_matrix", rows(e.force_matrix)},
+          {"moment_matrix", rows(e.moment_matrix)},
+          {"origin_error_m", {e.origin_error.x(), e.origin_error.y(), e.origin_error.z()}},
+          {"drift_per_s",
+           {e.drift_per_s[0], e.drift_per_s[1], e.drift_per_s[2], e.drift_per_s[3], e.drift_per_s[4],
+            e.drift_per_s[5]}}};
+    }
+    out["ft"] = {{"source",
+                  "six-axis strain-gauge sensor class (ATI Mini45), tared at t = 0: gains +-1 %, crosstalk +-1 % "
+                  "between axes of a kind, sensing origin +-0.5 mm per axis, thermal zero drift +-0.5 N/min "
+                  "(forces) and +-0.02 N m/min (moments)"},
+                 {"sensors", sensors}};
+  }
   if (run.markers) {
     const RobotSidecar& sidecar = run.truth_sidecar ? *run.truth_sidecar : *run.robot.sidecar;
     json mounts = json::object();

@@ -70,6 +70,8 @@ struct Run {
   std::vector<JointGeometryError> geometry;
   /// --perturb joint-elasticity: each joint's wind-up behind its encoder, else unset.
   std::optional<JointElasticity> elasticity;
+  /// --perturb ft: each sidecar F/T sensor's calibration errors and drift, else empty.
+  std::vector<FtError> ft_errors;
   /// --perturb imu: the IMU's mounting and calibration errors, else unset.
   std::optional<ImuError> imu_error;
   /// --perturb force-plates: each scene plate's calibration errors and drift, else empty.
@@ -132,6 +134,10 @@ struct Run {
     if (perturbation_enabled(options.perturbations, "joint-elasticity")) {
       elasticity = perturb_joint_elasticity(truth.model, options.seed);
       recorder->set_joint_elasticity(elasticity->compliance);
+    }
+    if (perturbation_enabled(options.perturbations, "ft") && !simulated_robot.ft_sensors.empty()) {
+      ft_errors = perturb_ft_sensors(simulated_robot.ft_sensors.size(), options.seed);
+      recorder->set_ft_perturbation(ft_errors);
     }
     if (perturbation_enabled(options.perturbations, "imu") && simulated_robot.imu) {
       imu_error = perturb_imu(options.seed);

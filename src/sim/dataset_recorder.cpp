@@ -280,6 +280,8 @@ void DatasetRecorder::record(const Simulation& sim, const VectorX& tau, bool wri
           kinematics_ready = false;
         }
         Vector6 x = w.to_vector();
+        const std::size_t index = static_cast<std::size_t>(&sensor - sidecar_.ft_sensors.data());
+        if (!ft_errors_.empty()) x = ft_reading(ft_errors_[index], x, t);
         for (int k = 0; k < 6; ++k) x[k] += (k < 3 ? noise_.ft_force_sigma : noise_.ft_torque_sigma) * gauss_(rng_);
         for (int k = 0; k < 6; ++k) row_.push_back(x[k]);
         latest_.ft.push_back(Force(x.head<3>(), x.tail<3>()));

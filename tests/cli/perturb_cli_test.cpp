@@ -23,9 +23,10 @@ std::string scratch(const std::string& name) {
 
 TEST(PerturbCli, UnknownOrUnbuiltPerturbationsAreOneLineWithoutOutput) {
   const std::string out = scratch("bad");
-  for (const auto& [value, needle] : {std::pair<std::string, std::string>{"ft", "'ft' is not built yet"},
-                                      {"geometry,plates", "unknown --perturb 'plates'"},
-                                      {"geometry,geometry", "lists 'geometry' twice"}}) {
+  for (const auto& [value, needle] :
+       {std::pair<std::string, std::string>{"sensor-bus", "'sensor-bus' is not built yet"},
+        {"geometry,plates", "unknown --perturb 'plates'"},
+        {"geometry,geometry", "lists 'geometry' twice"}}) {
     const Result r = run("simulate kid_humanoid --scenario walk --steps 2 --perturb " + value + " --out " + out);
     EXPECT_EQ(r.code, 1) << r.err;
     EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
@@ -51,7 +52,8 @@ TEST(PerturbCli, GeometryIsListedInTheDataSet) {
   ASSERT_TRUE(perturbations.contains("time_offset_s")) << perturbations.dump();
   EXPECT_TRUE(perturbations["time"]["time_offset_s"].contains("ft"));
   EXPECT_EQ(nlohmann::json::parse(r.out)["perturbations"],
-            nlohmann::json::array({"inertia", "geometry", "joint-elasticity", "time", "markers", "force-plates", "imu"}));
+            nlohmann::json::array(
+                {"inertia", "geometry", "joint-elasticity", "time", "markers", "force-plates", "imu", "ft"}));
 }
 
 }  // namespace

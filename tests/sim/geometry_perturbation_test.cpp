@@ -178,7 +178,7 @@ TEST(Perturbations, ParsesNoneAllAndListsAndRefusesWhatIsNotBuilt) {
     }
     return std::string("no error");
   };
-  EXPECT_NE(message("ft").find("not built yet"), std::string::npos) << message("ft");
+  EXPECT_NE(message("sensor-bus").find("not built yet"), std::string::npos) << message("sensor-bus");
   EXPECT_NE(message("geomtery").find("unknown --perturb 'geomtery'"), std::string::npos) << message("geomtery");
   EXPECT_NE(message("geometry,geometry").find("twice"), std::string::npos);
   EXPECT_NE(message("").find("names no perturbation"), std::string::npos) << message("");

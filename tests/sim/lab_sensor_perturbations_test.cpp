@@ -5,6 +5,7 @@
 // drawn errors lie within their documented bands.
 
 #include "dynid/sim/force_plate_perturbation.hpp"
+#include "dynid/sim/ft_perturbation.hpp"
 #include "dynid/sim/imu_perturbation.hpp"
 
 #include <gtest/gtest.h>
@@ -129,6 +130,57 @@ TEST(ImuPerturbation, RecordedImuIsTheListedMountingAndScale) {
   EXPECT_GT(listed_walk.norm(), 0.0);
   // A random walk of 2e-4 rad/s per sqrt(s) over a few seconds: well below 5 sigma.
   EXPECT_LT(listed_walk.norm(), 5.0 * kImuGyroBiasWalk * std::sqrt(3.0 * a.values(a.values.rows() - 1, 0)));
+}
+
+// `--perturb ft`: the same noise-free static poses with and without it (the poses are held by the
+// stance servos, which read no F/T: the encoders are the same to the last digit) differ in ft.csv
+// as the listed calibration matrices, sensing origin and zero drift say, written out here from the
+// documented definitions; every drawn error lies within its band.
+TEST(FtPerturbation, RecordedFtSensorsReadTheListedErrors) {
+  const std::string with = poses("ft", {"ft"}), without = poses("none", {});
+  EXPECT_EQ(test::read_file(with + "/encoders.csv"), test::read_file(without + "/encoders.csv"));
+  const nlohmann::json listed =
+      nlohmann::json::parse(test::read_file(with + "/dataset.json"))["perturbations"]["ft"]["sensors"];
+  ASSERT_EQ(listed.size(), 4u);  // feet and wrists
+  const CsvStream a = read_csv_stream(with + "/ft.csv"), b = read_csv_stream(without + "/ft.csv");
+  ASSERT_EQ(a.values.rows(), b.values.rows());
+  for (const auto& [sensor, e] : listed.items()) {
+    Matrix3 F, M;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        F(i, j) = e["force_matrix"][i][j].get<double>();
+        M(i, j) = e["moment_matrix"][i][j].get<double>();
+        EXPECT_LE(std::abs(F(i, j) - (i == j ? 1.0 : 0.0)), i == j ? kFtGainTolerance : kFtCrosstalk);
+        EXPECT_LE(std::abs(M(i, j) - (i == j ? 1.0 : 0.0)), i == j ? kFtGainTolerance : kFtCrosstalk);
+      }
+    const Vector3 r(e["origin_error_m"][0].get<double>(), e["origin_error_m"][1].get<double>(),
+                    e["origin_error_m"][2].get<double>());
+    EXPECT_LE(r.cwiseAbs().maxCoeff(), kFtOriginErrorM);
+    Vector6 drift;
+    for (int k = 0; k < 6; ++k) {
+      drift[k] = e["drift_per_s"][k].get<double>();
+      EXPECT_LE(std::abs(drift[k]), k < 3 ? kFtForceDriftNPerS : kFtMomentDriftNmPerS);
+    }
+    const Eigen::Index c = b.column(sensor + ".fx");
+    double worst_force = 0.0, worst_moment = 0.0, largest_change = 0.0, largest_force = 0.0;
+    for (Eigen::Index r_ = 0; r_ < b.values.rows(); ++r_) {
+      const double t = b.values(r_, 0);
+      const Vector3 f = b.values.block<1, 3>(r_, c).transpose(), m = b.values.block<1, 3>(r_, c + 3).transpose();
+      // Read about the calibrated origin r: the moment m - r x f, then the matrices, then the drift.
+      const Vector3 f_read = F * f + drift.head<3>() * t, m_read = M * (m - r.cross(f)) + drift.tail<3>() * t;
+      const Vector3 fa = a.values.block<1, 3>(r_, c).transpose(), ma = a.values.block<1, 3>(r_, c + 3).transpose();
+      worst_force = std::max(worst_force, (fa - f_read).norm());
+      worst_moment = std::max(worst_moment, (ma - m_read).norm());
+      largest_change = std::max(largest_change, (fa - f).norm());
+      largest_force = std::max(largest_force, f.norm());
+    }
+    EXPECT_LT(worst_force, 1e-6) << sensor;  // ft.csv keeps 10 significant digits
+    EXPECT_LT(worst_moment, 1e-6) << sensor;
+    // A foot carrying hundreds of newtons: errors of up to 1 % show.
+    if (largest_force > 100.0) {
+      EXPECT_GT(largest_change, 0.05) << sensor;
+    }
+  }
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "dynid/io/stream_clock.hpp"
 #include "dynid/model/sidecar.hpp"
 #include "dynid/sim/force_plate_perturbation.hpp"
+#include "dynid/sim/ft_perturbation.hpp"
 #include "dynid/sim/imu_perturbation.hpp"
 #include "dynid/sim/marker_perturbation.hpp"
 #include "dynid/sim/scene.hpp"
@@ -73,6 +74,10 @@ class DatasetRecorder {
   /// The joints' wind-up behind their encoders (sim/joint_elasticity_perturbation.hpp): each
   /// encoder reads its link angle plus the link torque times `compliance` (per body).
   void set_joint_elasticity(std::vector<double> compliance) { encoder_compliance_ = std::move(compliance); }
+
+  /// The F/T sensors' calibration errors and zero drift (sim/ft_perturbation.hpp), one per sidecar
+  /// sensor.
+  void set_ft_perturbation(std::vector<FtError> errors) { ft_errors_ = std::move(errors); }
 
   /// The force plates' calibration errors and zero drift (sim/force_plate_perturbation.hpp), one per
   /// scene plate.
@@ -131,6 +136,7 @@ class DatasetRecorder {
   std::unique_ptr<MarkerGaps> marker_gaps_;
   long swapped_marker_frames_ = 0;
   std::vector<PlateError> plate_errors_;     ///< empty: ideal plates
+  std::vector<FtError> ft_errors_;           ///< empty: ideal F/T sensors
   std::vector<double> encoder_compliance_;   ///< per body [rad/(N m)]; empty: rigid joints
   std::unique_ptr<ImuReading> imu_reading_;  ///< null: the IMU as the sidecar says
   double imu_prev_time_ = 0.0;

@@ -3,7 +3,7 @@
 // none|all|LIST`, listed with their magnitudes in dataset.json's `perturbations`
 // (docs/scenarios.md). Built so far: `inertia` (sim/inertia_perturbation.hpp), `geometry`
 // (sim/geometry_perturbation.hpp), `joint-elasticity` (sim/joint_elasticity_perturbation.hpp),
-// `time` (sim/stream_clock_perturbation.hpp), `markers`, `force-plates` and `imu`. The other
+// `time` (sim/stream_clock_perturbation.hpp), `markers`, `force-plates`, `imu` and `ft`. The other
 // error sources issue 19 names are refused as not yet built, by name, so a script written for
 // them fails loudly instead of running without them. Off by default for now; realistic defaults
 // will switch them on once the identification figures are re-measured with them.
