@@ -8,6 +8,9 @@
 
 #include "dynid/mocap/c3d_reader.hpp"
 
+#include "dynid/core/number_format.hpp"
+#include "dynid/mocap/force_plate.hpp"
+
 namespace dynid {
 namespace {
 
@@ -134,6 +137,51 @@ void read_analogs(const C3dFile& file, const std::string& label, MocapRecording&
   }
 }
 
+/// FORCE_PLATFORM:ZERO [first, last]: the frames (1-based, counted from the file's first frame)
+/// whose analog mean is each plate's zero baseline, which the reading application subtracts (C3D
+/// User Guide). Applied only where the plate is unloaded in that window (its mean force there at most
+/// kPlateZeroMaxLoadFraction of the largest force it reads in the trial): Vicon writes [1, 10] by
+/// default whether or not the subject already stands on the plate, and subtracting a loaded baseline
+/// would remove the subject's weight. [0, 0], [1, 0] or a missing parameter: no baseline. Type 1
+/// plates (COP channels) are not zeroed.
+void zero_force_plates(const C3dFile& file, MocapRecording& rec) {
+  const std::vector<double> zero = file.parameters.numbers("FORCE_PLATFORM", "ZERO");
+  if (zero.size() < 2 || !(zero[0] >= 1.0) || !(zero[1] >= zero[0]) || rec.force_plates.empty()) return;
+  const auto first = static_cast<Eigen::Index>(zero[0]), last = static_cast<Eigen::Index>(zero[1]);
+  const Eigen::Index spf = std::max<Eigen::Index>(1, file.analog_samples_per_frame());
+  const Eigen::Index begin = (first - 1) * spf, end = std::min<Eigen::Index>(last * spf, rec.analogs.cols());
+  const std::string frames = "frames " + std::to_string(first) + "-" + std::to_string(last);
+  auto note = [&](ForcePlate& plate, const std::string& what) {
+    plate.notes.push_back(what);
+    rec.warnings.push_back("force plate " + std::to_string(plate.number) + ": " + what);
+  };
+  for (ForcePlate& plate : rec.force_plates) {
+    if (end <= begin) {
+      note(plate, "not zeroed: FORCE_PLATFORM:ZERO " + frames + " lie outside the trial");
+      continue;
+    }
+    if (plate.type == 1) {
+      note(plate, "not zeroed: FORCE_PLATFORM:ZERO on a type 1 plate (COP channels) is not applied");
+      continue;
+    }
+    Eigen::VectorXd mean = Eigen::VectorXd::Zero(rec.analogs.rows());
+    for (Eigen::Index s = begin; s < end; ++s) mean += rec.analogs.col(s);
+    mean /= static_cast<double>(end - begin);
+    const double load = plate_wrench(plate, mean).force_plate.norm();
+    double largest = 0.0;
+    for (Eigen::Index s = 0; s < rec.analogs.cols(); ++s)
+      largest = std::max(largest, plate_wrench(plate, rec.analogs.col(s)).force_plate.norm());
+    if (!(load <= kPlateZeroMaxLoadFraction * largest)) {
+      note(plate, "not zeroed: the plate carries " + format_fixed(load, 1) + " N in FORCE_PLATFORM:ZERO " + frames +
+                      ", more than " + format_fixed(100.0 * kPlateZeroMaxLoadFraction, 0) +
+                      " % of its largest reading (" + format_fixed(largest, 1) + " N): someone stood on it there");
+      continue;
+    }
+    for (int c : plate.channels) rec.analogs.row(c).array() -= mean[c];
+    note(plate, "zeroed on FORCE_PLATFORM:ZERO " + frames + " (baseline " + format_fixed(load, 2) + " N)");
+  }
+}
+
 void read_force_plates(const C3dFile& file, const std::string& label, MocapRecording& rec) {
   const C3dParameters& p = file.parameters;
   auto fail = [&](const std::string& what) { throw std::runtime_error(label + ": " + what); };
@@ -202,6 +250,7 @@ void read_force_plates(const C3dFile& file, const std::string& label, MocapRecor
     }
     rec.force_plates.push_back(std::move(plate));
   }
+  zero_force_plates(file, rec);
 }
 
 }  // namespace

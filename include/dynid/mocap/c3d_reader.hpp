@@ -24,7 +24,15 @@ struct C3dReadOptions {
   bool zero_means_missing = true;
 };
 
-/// The SI view: markers in metres (POINT:UNITS converted), scaled analog channels, force plates.
+/// Largest mean force a plate may read over its FORCE_PLATFORM:ZERO frames, as a fraction of the
+/// largest force it reads in the trial, for that mean to be taken as its zero baseline (an
+/// amplifier's offset); more means someone stood on it there, and its channels stay as stored, with
+/// a warning.
+inline constexpr double kPlateZeroMaxLoadFraction = 0.1;
+
+/// The SI view: markers in metres (POINT:UNITS converted), scaled analog channels, force plates
+/// (their channels zeroed on FORCE_PLATFORM:ZERO where the plate is unloaded there; what was done
+/// is in each plate's notes and in the warnings).
 MocapRecording recording_from_c3d(const C3dFile& file, const std::string& label, const C3dReadOptions& options = {});
 MocapRecording read_c3d(const std::string& path, const C3dReadOptions& options = {});
 
