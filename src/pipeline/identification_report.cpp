@@ -73,6 +73,20 @@ void write_identification_report(const InertialIdentificationResult& r, const st
     report.table(clocks);
   }
 
+  report.heading("What the model leaves unexplained");
+  report.paragraph(r.unexplained.explanation + " The ratio is " + r.unexplained.basis + "." +
+                   (r.truth_rms ? " In simulation the true model's held-out residual below is the floor the data path "
+                                  "leaves to any identification."
+                                : ""));
+  {
+    ReportTable ratio;
+    ratio.caption = "Training residual in units of the sensors' noise";
+    ratio.header = {"residual / sensor noise", "at the noise", "above it", "far above it"};
+    ratio.rows.push_back({number(r.unexplained.noise_ratio, "%.2f"), "<= " + number(kResidualAtNoise, "%.1f"),
+                          "<= " + number(kResidualFarAbove, "%.1f"), "> " + number(kResidualFarAbove, "%.1f")});
+    report.table(ratio);
+  }
+
   report.heading("Validation on held-out motion: RMS of the equation residuals");
   report.paragraph("Held-out motion: " + r.validation_data + ".");
   ReportTable rms;

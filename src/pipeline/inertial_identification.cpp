@@ -747,6 +747,7 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
     r.prior_std = e.cad_prior->prior_variance.tail(nx).cwiseSqrt();
     r.determination = determination(*e.cad_prior).tail(nx);
   }
+  r.unexplained = assess_unexplained_residual(r.cad_data_scale, r.weighting_scales, r.residual_rms_weighted);
   // The inertial parameters' factor with the offsets profiled out: ||R x - z||^2 + const.
   const MatrixX R_x = e.information_factor.bottomRightCorner(nx, nx);
   const VectorX z_x = e.factor_rhs.tail(nx);
@@ -1133,6 +1134,10 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
   j["time_alignment"] = alignment;
   j["condition_number"] = r.condition_number;
   j["residual_rms_weighted"] = r.residual_rms_weighted;
+  j["unexplained_residual"] = {{"noise_ratio", r.unexplained.noise_ratio},
+                               {"level", r.unexplained.level},
+                               {"basis", r.unexplained.basis},
+                               {"explanation", r.unexplained.explanation}};
   if (p.cad_prior) {
     j["prior"] = "cad";
     const DeterminationCounts counts = count_determination(r.determination);

@@ -154,6 +154,13 @@ TEST_F(WalkTimeAlignment, AligningRestoresTheHeldOutFitThatAFortyMillisecondOffs
               as_stamped.identified_rms.force, aligned.identified_rms.force, given.identified_rms.force,
               original.identified_rms.force);
   EXPECT_GT(as_stamped.identified_rms.force, 2.0 * original.identified_rms.force);
+  // The report's unexplained residual tells the offset apart: far above the sensors' noise as
+  // stamped, back near the original's once aligned.
+  std::printf("residual / sensor noise: 40 ms off %.2f, aligned %.2f, original %.2f\n",
+              as_stamped.unexplained.noise_ratio, aligned.unexplained.noise_ratio, original.unexplained.noise_ratio);
+  EXPECT_EQ(as_stamped.unexplained.level, "far-above-sensor-noise");
+  EXPECT_LT(aligned.unexplained.noise_ratio, 1.2 * original.unexplained.noise_ratio);
+  EXPECT_NE(original.unexplained.level, "far-above-sensor-noise");
   EXPECT_LT(aligned.identified_rms.force, 1.1 * original.identified_rms.force);
   EXPECT_TRUE(given.time_alignment.at("ft").given && given.time_alignment.at("ft").applied);
   // The report shows the clocks (a table row per stream, the estimate in ms).

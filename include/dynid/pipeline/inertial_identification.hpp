@@ -34,6 +34,7 @@
 #include "dynid/ident/streaming_least_squares.hpp"
 #include "dynid/model/lock_joints.hpp"
 #include "dynid/model/robot.hpp"
+#include "dynid/pipeline/unexplained_residual.hpp"
 
 namespace dynid {
 
@@ -211,6 +212,8 @@ struct InertialIdentificationResult {
   /// standard deviation and how much of its prior variance the data removed (0 kept at CAD .. 1
   /// determined by the motion).
   std::optional<double> cad_data_scale;
+  /// The training equations' residual against what their sensors' noise alone would leave.
+  UnexplainedResidual unexplained;
   /// With a learned CAD prior scale: the fraction of each class (ident/cad_prior.hpp).
   std::optional<std::array<double, kCadParameterClasses>> cad_prior_fractions;
   std::optional<ParallelFilterUse> parallel_filter;  ///< when the training equations were filtered

@@ -1,0 +1,35 @@
+#pragma once
+// What the identified model leaves unexplained (issue 19, docs/identification.md, "What the model
+// leaves unexplained"): the training equations' residual against what their sensors' noise alone
+// would leave. The rows are weighted by their sensors' noise (sensor_noise / sidecar), so a model
+// class and a data path that explain everything but the noise leave a residual of about one noise
+// standard deviation; more is what neither the rigid-body model nor the noise model has — backlash,
+// a sensor's calibration, a clock offset, unmodelled dynamics — and a user should look there before
+// trusting parameters the fit moved to absorb it.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dynid/ident/residual_weighting.hpp"
+
+namespace dynid {
+
+inline constexpr double kResidualAtNoise = 1.5;   ///< noise ratio up to which the residual is the sensors' noise
+inline constexpr double kResidualFarAbove = 5.0;  ///< above it, far above the noise
+
+struct UnexplainedResidual {
+  double noise_ratio = 0.0;  ///< residual RMS / the sensors' noise alone (training equations)
+  std::string basis;         ///< how the ratio was obtained, for the report
+  std::string level;         ///< "at-sensor-noise", "above-sensor-noise" or "far-above-sensor-noise"
+  std::string explanation;   ///< one sentence for the report and the summary
+};
+
+/// From the CAD prior's data scale c (the residual variance in units of the sensors' noise
+/// variance, the fit's own absorption counted): ratio sqrt(c); else, with residual weighting, the
+/// equation groups' scales (RMS over their rows); else the weighted residual RMS of the fit.
+UnexplainedResidual assess_unexplained_residual(std::optional<double> cad_data_scale,
+                                                const std::vector<EquationGroupScale>& groups,
+                                                double residual_rms_weighted);
+
+}  // namespace dynid
