@@ -31,3 +31,9 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "${extra[@]}" >/dev/null
 fi
 cmake --build "$BUILD_DIR" -j "$JOBS"
+# The Python module (docs/python.md), when CMake found pybind11: how to import it from the build tree.
+if [ -f "$BUILD_DIR/python/dynid/__init__.py" ]; then
+  py="$(sed -n 's/^Python_EXECUTABLE:[A-Z]*=//p' "$BUILD_DIR/CMakeCache.txt")"
+  echo "dynid setup: Python module built for ${py:-python3}; use it with"
+  echo "  export PYTHONPATH=$BUILD_DIR/python    # then: ${py:-python3} -c 'import dynid; print(dynid.__version__)'"
+fi
