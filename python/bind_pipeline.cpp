@@ -47,14 +47,16 @@ RowMajorMatrix torque_rows(const std::vector<std::vector<double>>& t) {
 InertialIdentificationOptions identification_options(
     const std::string& model, const std::string& data, const std::string& sensors, const std::string& source,
     const std::string& validate, double holdout, const std::string& truth, const std::map<std::string, double>& locks,
-    bool lock_upper_body, bool consistent, std::optional<double> prior, const std::string& weighting,
-    bool torque_offsets, bool fixed_base, const std::string& friction, bool armature, std::optional<double> cutoff,
-    bool align_time) {
+    bool lock_upper_body, bool consistent, py::handle prior, const std::string& weighting, bool torque_offsets,
+    bool fixed_base, const std::string& friction, bool armature, py::handle cutoff, bool align_time) {
   // The checks the command line's option parser makes before the library sees the values.
   if (source != "sensors" && source != "mocap" && source != "truth")
     throw py::value_error("source: 'sensors', 'mocap' or 'truth', not '" + source + "'");
   if (!(holdout >= 0.01 && holdout <= 0.99)) throw py::value_error("holdout: must be in [0.01, 0.99]");
-  if (cutoff && !(*cutoff > 0.0)) throw py::value_error("cutoff: must be a positive frequency in Hz");
+  // None or a number (py::handle: GCC 12 warns on pybind11's optional<double> caster).
+  const bool has_cutoff = !cutoff.is_none();
+  const double cutoff_hz = has_cutoff ? cutoff.cast<double>() : 0.0;
+  if (has_cutoff && !(cutoff_hz > 0.0)) throw py::value_error("cutoff: must be a positive frequency in Hz");
   InertialIdentificationOptions o;
   o.model = model;
   o.data = data;
@@ -66,14 +68,14 @@ InertialIdentificationOptions identification_options(
   for (const auto& [joint, position] : locks) o.locks.push_back({joint, position});
   o.lock_upper_body = lock_upper_body;
   o.consistent = consistent;
-  o.prior = prior;
+  if (!prior.is_none()) o.prior = prior.cast<double>();
   o.weighting = weighting;
   o.torque_offsets = torque_offsets;
   o.fixed_base = fixed_base;
   o.friction = friction;
   o.armature = armature;
-  if (cutoff) {
-    o.sensor_options.cutoff_hz = o.mocap_options.cutoff_hz = *cutoff;
+  if (has_cutoff) {
+    o.sensor_options.cutoff_hz = o.mocap_options.cutoff_hz = cutoff_hz;
     o.sensor_options.raw_when_noise_free = false;
   }
   o.align_time = align_time;
@@ -215,9 +217,9 @@ torque joints and their measured / nominal / identified torques (samples x joint
       "prepare_inertial_identification",
       [](const std::string& model, const std::string& data, const std::string& sensors, const std::string& source,
          const std::string& validate, double holdout, const std::string& truth,
-         const std::map<std::string, double>& locks, bool lock_upper_body, bool consistent, std::optional<double> prior,
+         const std::map<std::string, double>& locks, bool lock_upper_body, bool consistent, py::handle prior,
          const std::string& weighting, bool torque_offsets, bool fixed_base, const std::string& friction, bool armature,
-         std::optional<double> cutoff, bool align_time) {
+         py::handle cutoff, bool align_time) {
         const InertialIdentificationOptions o = identification_options(
             model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
             weighting, torque_offsets, fixed_base, friction, armature, cutoff, align_time);
@@ -288,8 +290,8 @@ torque joints and their measured / nominal / identified torques (samples x joint
       [](const std::string& model, const std::string& data, const std::optional<std::string>& out,
          const std::string& sensors, const std::string& source, const std::string& validate, double holdout,
          const std::string& truth, const std::map<std::string, double>& locks, bool lock_upper_body, bool consistent,
-         std::optional<double> prior, const std::string& weighting, bool torque_offsets, bool fixed_base,
-         const std::string& friction, bool armature, std::optional<double> cutoff, bool align_time) {
+         py::handle prior, const std::string& weighting, bool torque_offsets, bool fixed_base,
+         const std::string& friction, bool armature, py::handle cutoff, bool align_time) {
         InertialIdentificationOptions o = identification_options(
             model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
             weighting, torque_offsets, fixed_base, friction, armature, cutoff, align_time);

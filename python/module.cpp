@@ -95,9 +95,10 @@ std::string path_arg(py::handle obj, const char* name) {
   }
 }
 
-UrdfReadOptions read_options(std::optional<bool> floating_base) {
+/// floating_base=None | True | False (a py::object: GCC 12 warns on pybind11's optional<bool> caster).
+UrdfReadOptions read_options(py::handle floating_base) {
   UrdfReadOptions o;
-  o.floating_base = floating_base;
+  if (!floating_base.is_none()) o.floating_base = floating_base.cast<bool>();
   return o;
 }
 
@@ -125,7 +126,7 @@ its parent by one moving joint, plus named frames (docs/conventions.md).
 Make one with Model.load(name_or_path), Model.from_urdf(path) or Model.from_mjcf(path).)")
       .def_static(
           "load",
-          [](py::handle path_or_name, std::optional<bool> floating_base) {
+          [](py::handle path_or_name, py::handle floating_base) {
             std::string s = py::isinstance<py::str>(path_or_name) ? path_or_name.cast<std::string>()
                                                                   : path_arg(path_or_name, "path_or_name");
             return std::make_shared<Model>(load_robot(s, read_options(floating_base)).model);
@@ -138,7 +139,7 @@ its IMU, F/T, contact and marker frames become model frames, its floating_base o
 bundled robots when the name is neither a file nor one of them.)")
       .def_static(
           "from_urdf",
-          [](py::handle path, std::optional<bool> floating_base) {
+          [](py::handle path, py::handle floating_base) {
             return std::make_shared<Model>(read_urdf_file(path_arg(path, "path"), read_options(floating_base)));
           },
           py::arg("path"), py::arg("floating_base") = py::none(),
@@ -147,13 +148,13 @@ into its parent body (the link stays a named frame). Floating base unless the ro
 or `floating_base` says otherwise. Raises RuntimeError naming the file and the problem.)")
       .def_static(
           "from_urdf_string",
-          [](const std::string& xml, std::optional<bool> floating_base) {
+          [](const std::string& xml, py::handle floating_base) {
             return std::make_shared<Model>(read_urdf_string(xml, "<string>", read_options(floating_base)));
           },
           py::arg("xml"), py::arg("floating_base") = py::none(), "Reads URDF text (see from_urdf).")
       .def_static(
           "from_mjcf",
-          [](py::handle path, std::optional<bool> floating_base) {
+          [](py::handle path, py::handle floating_base) {
             return std::make_shared<Model>(read_mjcf_file(path_arg(path, "path"), read_options(floating_base)).model);
           },
           py::arg("path"), py::arg("floating_base") = py::none(),
