@@ -37,6 +37,15 @@ ReferenceFrame reference_arg(const std::string& reference) {
   throw py::value_error("reference: expected 'local', 'local_world_aligned' or 'world', got '" + reference + "'");
 }
 
+/// The (model, data, q, v, a) of the inverse-dynamics functions, checked.
+struct StateArgs {
+  StateArgs(const ModelPtr& model, const PyData& data, py::handle q_, py::handle v_, py::handle a_)
+      : q((check_pair(model, data), configuration_arg(*model, q_))),
+        v(tangent_arg(*model, v_, "v")),
+        a(tangent_arg(*model, a_, "a")) {}
+  VectorArg q, v, a;
+};
+
 py::array_t<double> homogeneous(const SE3& M) {
   Eigen::Matrix<double, 4, 4, Eigen::RowMajor> T = Eigen::Matrix<double, 4, 4, Eigen::RowMajor>::Identity();
   T.topLeftCorner<3, 3>() = M.rotation;
@@ -79,15 +88,13 @@ void bind_dynamics(py::module_& m) {
   m.def(
       "rnea",
       [](const ModelPtr& model, PyData& data, py::handle q, py::handle v, py::handle a, py::handle f_ext) {
-        check_pair(model, data);
-        const VectorArg qa = configuration_arg(*model, q);
-        const VectorArg va = tangent_arg(*model, v, "v"), aa = tangent_arg(*model, a, "a");
-        if (f_ext.is_none()) return VectorX(rnea(*model, data.data, qa.map, va.map, aa.map));
+        const StateArgs s(model, data, q, v, a);
+        if (f_ext.is_none()) return to_numpy(rnea(*model, data.data, s.q.map, s.v.map, s.a.map));
         const MatrixArg fa(f_ext, "f_ext", static_cast<Eigen::Index>(model->bodies.size()), 6);
         std::vector<Force> forces(model->bodies.size());
         for (std::size_t i = 0; i < forces.size(); ++i)
           forces[i] = Force::from_vector(fa.map.row(static_cast<Eigen::Index>(i)).transpose());
-        return VectorX(rnea(*model, data.data, qa.map, va.map, aa.map, forces));
+        return to_numpy(rnea(*model, data.data, s.q.map, s.v.map, s.a.map, forces));
       },
       py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"), py::arg("a"), py::arg("f_ext") = py::none(),
       R"(Recursive Newton-Euler inverse dynamics (Featherstone, RBDA ch. 5):
@@ -104,7 +111,7 @@ Returns tau (a copy of data.tau).)");
       [](const ModelPtr& model, PyData& data, py::handle q, py::handle v) {
         check_pair(model, data);
         const VectorArg qa = configuration_arg(*model, q), va = tangent_arg(*model, v, "v");
-        return VectorX(nonlinear_effects(*model, data.data, qa.map, va.map));
+        return to_numpy(nonlinear_effects(*model, data.data, qa.map, va.map));
       },
       py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"),
       "Coriolis, centrifugal and gravity terms C(q, v) v + g(q) (rnea with a = 0).");
@@ -113,7 +120,7 @@ Returns tau (a copy of data.tau).)");
       "generalized_gravity",
       [](const ModelPtr& model, PyData& data, py::handle q) {
         check_pair(model, data);
-        return VectorX(generalized_gravity(*model, data.data, configuration_arg(*model, q).map));
+        return to_numpy(generalized_gravity(*model, data.data, configuration_arg(*model, q).map));
       },
       py::arg("model"), py::arg("data"), py::arg("q"), "Gravity terms g(q).");
 
@@ -130,12 +137,13 @@ symmetric (both triangles filled), rows and columns in model.velocity_names orde
   const char* com_doc = R"(Centre of mass of the whole robot (universe-fixed links included) in world [m].
 With v and a also data.com_velocity [m/s] and data.com_acceleration [m/s^2] (world). Sets data.mass.)";
   const auto com = [](const ModelPtr& model, PyData& data, py::handle q, py::handle v, py::handle a) {
-    check_pair(model, data);
-    const VectorArg qa = configuration_arg(*model, q);
     if (v.is_none() != a.is_none()) throw py::value_error("v, a: give both or neither");
-    if (v.is_none()) return Vector3(center_of_mass(*model, data.data, qa.map));
-    const VectorArg va = tangent_arg(*model, v, "v"), aa = tangent_arg(*model, a, "a");
-    return Vector3(center_of_mass(*model, data.data, qa.map, va.map, aa.map));
+    if (v.is_none()) {
+      check_pair(model, data);
+      return Vector3(center_of_mass(*model, data.data, configuration_arg(*model, q).map));
+    }
+    const StateArgs s(model, data, q, v, a);
+    return Vector3(center_of_mass(*model, data.data, s.q.map, s.v.map, s.a.map));
   };
   for (const char* name : {"center_of_mass", "com"})
     m.def(name, com, py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v") = py::none(),
@@ -166,10 +174,8 @@ With v and a also data.com_velocity [m/s] and data.com_acceleration [m/s^2] (wor
   m.def(
       "centroidal_momentum_rate",
       [](const ModelPtr& model, PyData& data, py::handle q, py::handle v, py::handle a) {
-        check_pair(model, data);
-        const VectorArg qa = configuration_arg(*model, q);
-        const VectorArg va = tangent_arg(*model, v, "v"), aa = tangent_arg(*model, a, "a");
-        centroidal_momentum_rate(*model, data.data, qa.map, va.map, aa.map);
+        const StateArgs s(model, data, q, v, a);
+        centroidal_momentum_rate(*model, data.data, s.q.map, s.v.map, s.a.map);
         return data.data.centroidal_momentum_rate.to_vector();
       },
       py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"), py::arg("a"),
@@ -196,10 +202,8 @@ reference: "local" (the frame's own axes, velocity of its origin: body twist),
   m.def(
       "joint_torque_regressor",
       [](const ModelPtr& model, PyData& data, py::handle q, py::handle v, py::handle a) {
-        check_pair(model, data);
-        const VectorArg qa = configuration_arg(*model, q);
-        const VectorArg va = tangent_arg(*model, v, "v"), aa = tangent_arg(*model, a, "a");
-        return MatrixX(joint_torque_regressor(*model, data.data, qa.map, va.map, aa.map));
+        const StateArgs s(model, data, q, v, a);
+        return MatrixX(joint_torque_regressor(*model, data.data, s.q.map, s.v.map, s.a.map));
       },
       py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"), py::arg("a"),
       R"(Linear-in-parameters inverse dynamics: rnea(q, v, a) = Y(q, v, a) @ model.inertial_parameters.
@@ -210,10 +214,8 @@ frame about its origin), which need no joint torques.)");
   m.def(
       "base_link_regressor",
       [](const ModelPtr& model, PyData& data, py::handle q, py::handle v, py::handle a) {
-        check_pair(model, data);
-        const VectorArg qa = configuration_arg(*model, q);
-        const VectorArg va = tangent_arg(*model, v, "v"), aa = tangent_arg(*model, a, "a");
-        return MatrixX(base_link_regressor(*model, data.data, qa.map, va.map, aa.map));
+        const StateArgs s(model, data, q, v, a);
+        return MatrixX(base_link_regressor(*model, data.data, s.q.map, s.v.map, s.a.map));
       },
       py::arg("model"), py::arg("data"), py::arg("q"), py::arg("v"), py::arg("a"),
       R"(The 6 base-link rows of joint_torque_regressor (base wrench [force [N]; moment [N m]] in the base

@@ -58,6 +58,9 @@ struct PyData {
 /// Throws ValueError unless `data` was made by Data(model).
 void check_pair(const ModelPtr& model, const PyData& data);
 
+/// A new numpy array holding a copy of x (cheaper than returning the VectorX, for the hot calls).
+py::array_t<double> to_numpy(const VectorX& x);
+
 /// Python's json.loads / json.dumps.
 py::object json_loads(const std::string& text);
 std::string json_dumps(py::handle obj);

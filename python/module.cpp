@@ -17,8 +17,23 @@ namespace dynid::python {
 py::array_t<double, py::array::c_style> real_array(py::handle obj, const char* name, int ndim) {
   using Array = py::array_t<double, py::array::c_style>;
   py::array arr;
-  if (py::isinstance<Array>(obj)) {
-    arr = py::reinterpret_borrow<py::array>(obj);
+  // The fast path: a float64 array in native byte order, aligned and C-contiguous is used as it is.
+  // Checked on numpy's structs directly: py::isinstance<Array> makes a dtype object per call.
+  const auto& api = py::detail::npy_api::get();
+  if (api.PyArray_Check_(obj.ptr())) {
+    const auto* proxy = py::detail::array_proxy(obj.ptr());
+    const auto* descr = py::detail::array_descriptor_proxy(proxy->descr);
+    constexpr int kFlags = py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_ | py::detail::npy_api::NPY_ARRAY_ALIGNED_;
+    if (descr->type_num == py::detail::npy_api::NPY_DOUBLE_ && descr->byteorder != '>' &&
+        (proxy->flags & kFlags) == kFlags && proxy->nd == ndim)
+      return py::reinterpret_borrow<Array>(obj);
+  }
+  if (py::isinstance<Array>(obj)) {  // float64 C-contiguous already: used as it is
+    Array same = py::reinterpret_borrow<Array>(obj);
+    if (same.ndim() != ndim)
+      throw py::value_error(std::string(name) + ": expected a " + std::to_string(ndim) + "-D array, got " +
+                            std::to_string(same.ndim()) + "-D");
+    return same;
   } else {
     if (obj.is_none()) throw py::type_error(std::string(name) + ": expected an array of real numbers, got None");
     try {
@@ -80,6 +95,19 @@ void check_pair(const ModelPtr& model, const PyData& data) {
   if (!model) throw py::type_error("model: expected a dynid.Model, got None");
   if (data.model != model)
     throw py::value_error("data: made for another model (" + data.model->label() + "); use dynid.Data(model)");
+}
+
+py::array_t<double> to_numpy(const VectorX& x) {
+  // numpy's own constructor: py::array_t(n) builds shape and stride vectors on the heap first.
+  const auto& api = py::detail::npy_api::get();
+  Py_intptr_t dims[1] = {static_cast<Py_intptr_t>(x.size())};
+  PyObject* arr =
+      api.PyArray_NewFromDescr_(api.PyArray_Type_, api.PyArray_DescrFromType_(py::detail::npy_api::NPY_DOUBLE_), 1,
+                                dims, nullptr, nullptr, 0, nullptr);
+  if (!arr) throw py::error_already_set();
+  auto out = py::reinterpret_steal<py::array_t<double>>(arr);
+  std::copy(x.data(), x.data() + x.size(), out.mutable_data());
+  return out;
 }
 
 py::object json_loads(const std::string& text) { return py::module_::import("json").attr("loads")(text); }
