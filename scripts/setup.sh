@@ -33,3 +33,9 @@ fi
 # ccache keys on paths relative to the checkout, so a second clone (CI's) reuses this one's objects.
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$ROOT}"
 cmake --build "$BUILD_DIR" -j "$JOBS"
+# The Python module (docs/python.md), when CMake found pybind11: how to import it from the build tree.
+if [ -f "$BUILD_DIR/python/dynid/__init__.py" ]; then
+  py="$(sed -n 's/^Python_EXECUTABLE:[A-Z]*=//p' "$BUILD_DIR/CMakeCache.txt")"
+  echo "dynid setup: Python module built for ${py:-python3}; use it with"
+  echo "  export PYTHONPATH=$BUILD_DIR/python    # then: ${py:-python3} -c 'import dynid; print(dynid.__version__)'"
+fi

@@ -2,7 +2,7 @@
 """Every repository path the documentation and the comments mention exists (docs/architecture.md).
 
 Scanned: docs/*.md and README.md (their text and their relative links), the comments and string
-literals of the C++ files under include/, src/, apps/, tests/ and bench/, and the whole text of the
+literals of the C++ files under include/, src/, apps/, python/, tests/ and bench/, and the whole text of the
 Python files under tests/ and of every CMakeLists.txt. A path mention is a word with a slash in it
 that is one of
 
@@ -32,7 +32,7 @@ import sys
 MODULES = {"core", "spatial", "model", "dynamics", "io", "mocap", "report", "ident", "locomotion", "data", "sim",
            "scenarios", "pipeline", "actuator"}
 # Top-level folders of the repository: a mention starting with one is relative to the root.
-ROOT_DIRS = {"docs", "include", "src", "tests", "apps", "bench", "scripts", "models", "tools", "fuzz"}
+ROOT_DIRS = {"docs", "include", "src", "tests", "apps", "bench", "scripts", "models", "tools", "fuzz", "python"}
 # First folders of what a user's command writes: not in the repository.
 OUTPUT_DIRS = {"dynid-demo", "build", "out", "output", "tmp"}
 SOURCE_SUFFIXES = {".hpp", ".cpp", ".h"}
@@ -163,7 +163,7 @@ def check_text(root: pathlib.Path, source: pathlib.Path, text: str, markdown: bo
 def scanned_files(root: pathlib.Path):
     this = pathlib.Path(__file__).resolve()
     files = [root / "README.md"] + sorted((root / "docs").glob("*.md"))
-    for top in ("include", "src", "apps", "tests", "bench", "fuzz"):
+    for top in ("include", "src", "apps", "python", "tests", "bench", "fuzz"):
         for path in sorted((root / top).rglob("*")):
             if path.is_file() and (path.suffix in CXX_SUFFIXES or path.suffix == ".py" or path.name == "CMakeLists.txt"):
                 files.append(path)

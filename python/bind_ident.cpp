@@ -1,0 +1,181 @@
+// dynid.base_parameters and dynid.StreamingLeastSquares: include/dynid/ident's numerical methods.
+
+#include "convert.hpp"
+#include "dynid/ident/base_parameters.hpp"
+#include "dynid/ident/streaming_least_squares.hpp"
+
+namespace dynid::python {
+
+namespace {
+
+/// Weights of `rows` rows, or none.
+std::optional<VectorArg> weights_arg(py::handle weights, Eigen::Index rows) {
+  if (weights.is_none()) return std::nullopt;
+  return VectorArg(weights, "weights", rows, "one per row of A");
+}
+
+void add_rows(StreamingLeastSquares& self, py::handle A, py::handle b, py::handle weights, py::handle group) {
+  int g = -1;
+  Eigen::Index cols = self.num_parameters();
+  if (!group.is_none()) {
+    g = group.cast<int>();
+    // The group's width is known only to the stream: it checks A's columns itself (std::invalid_argument).
+    cols = -1;
+  }
+  const MatrixArg Aa(A, "A", -1, cols);
+  const VectorArg ba(b, "b", Aa.map.rows(), "one per row of A");
+  const std::optional<VectorArg> wa = weights_arg(weights, Aa.map.rows());
+  if (g < 0) {
+    if (wa)
+      self.add(Aa.map, ba.map, wa->map);
+    else
+      self.add(Aa.map, ba.map);
+  } else {
+    if (wa)
+      self.add(g, Aa.map, ba.map, wa->map);
+    else
+      self.add(g, Aa.map, ba.map);
+  }
+}
+
+}  // namespace
+
+void bind_ident(py::module_& m) {
+  py::class_<BaseParameters>(m, "BaseParameters",
+                             R"(Base (minimal) inertial parameters of a model for a set of equation rows
+(ident/base_parameters.hpp): pi_base = K @ pi, Y @ pi = Y[:, independent] @ pi_base.)")
+      .def_readonly("model_name", &BaseParameters::model_name)
+      .def_readonly("rows", &BaseParameters::rows, "The equation rows used (indices into v).")
+      .def_readonly("row_names", &BaseParameters::row_names)
+      .def_readonly("rows_label", &BaseParameters::rows_label)
+      .def_readonly("parameter_names", &BaseParameters::parameter_names, "Standard parameters (model.parameter_names).")
+      .def_readonly("independent", &BaseParameters::independent,
+                    "Standard parameter of each base parameter (ascending, model order).")
+      .def_readonly("dependent", &BaseParameters::dependent, "Regrouped parameters: act only through base parameters.")
+      .def_property_readonly(
+          "unidentifiable",
+          [](const BaseParameters& b) {
+            std::vector<std::pair<std::string, std::string>> out;
+            for (const auto& u : b.unidentifiable)
+              out.emplace_back(b.parameter_names[static_cast<std::size_t>(u.parameter)], u.reason);
+            return out;
+          },
+          "(parameter name, reason) of the parameters with an identically zero column.")
+      .def_readonly("beta", &BaseParameters::beta,
+                    "independent x dependent: Y[:, dependent] = Y[:, independent] @ beta.")
+      .def_readonly("K", &BaseParameters::K, "num_base x num_standard: pi_base = K @ pi.")
+      .def_readonly("num_samples", &BaseParameters::num_samples)
+      .def_readonly("seed", &BaseParameters::seed)
+      .def_readonly("rank_tolerance", &BaseParameters::rank_tolerance)
+      .def_readonly("smallest_independent_distance", &BaseParameters::smallest_independent_distance)
+      .def_readonly("largest_dependent_distance", &BaseParameters::largest_dependent_distance)
+      .def_property_readonly("num_base", &BaseParameters::num_base)
+      .def_property_readonly("num_standard", &BaseParameters::num_standard)
+      .def_property_readonly(
+          "names",
+          [](const BaseParameters& b) {
+            std::vector<std::string> out;
+            for (int k = 0; k < b.num_base(); ++k) out.push_back(b.name(k));
+            return out;
+          },
+          "Name of each base parameter: that of its own standard parameter.")
+      .def(
+          "expression",
+          [](const BaseParameters& b, int k) {
+            if (k < 0 || k >= b.num_base())
+              throw py::index_error("k: " + std::to_string(k) + " is not in 0.." + std::to_string(b.num_base() - 1));
+            return b.expression(k);
+          },
+          py::arg("k"), "Base parameter k as a readable sum: 'pelvis.m + l_hip_yaw_link.m + 0.05*l_thigh.mcz - ...'.")
+      .def("report", &format_report,
+           "Counts, each base parameter's grouping, the unidentifiable parameters, the margin.")
+      .def(
+          "regressor",
+          [](const BaseParameters& b, py::handle Y) {
+            const MatrixArg Ya(Y, "Y", -1, b.num_standard());
+            return MatrixX(base_regressor(b, MatrixX(Ya.map)));
+          },
+          py::arg("Y"), "Y_base = Y[:, independent] for any regressor Y of the model.")
+      .def(
+          "values",
+          [](const BaseParameters& b, py::handle pi) {
+            const VectorArg pa(pi, "pi", b.num_standard(), "standard parameters");
+            return base_parameter_values(b, pa.map);
+          },
+          py::arg("pi"), "pi_base = K @ pi for standard parameters pi.");
+
+  m.def(
+      "base_parameters",
+      [](const ModelPtr& model, py::handle rows, int num_samples, std::uint32_t seed, double rank_tolerance) {
+        BaseParameterOptions o;
+        if (py::isinstance<py::str>(rows)) {
+          const std::string r = rows.cast<std::string>();
+          if (r == "base")
+            o.rows = base_link_rows(*model);
+          else if (r != "all")
+            throw py::value_error("rows: 'all', 'base' or a list of velocity-coordinate names, not '" + r + "'");
+        } else if (!rows.is_none()) {
+          o.rows = equation_rows(*model, rows.cast<std::vector<std::string>>());
+        }
+        o.num_samples = num_samples;
+        o.seed = seed;
+        o.rank_tolerance = rank_tolerance;
+        py::gil_scoped_release release;
+        return compute_base_parameters(*model, o);
+      },
+      py::arg("model"), py::arg("rows") = "all", py::arg("num_samples") = 0, py::arg("seed") = 1,
+      py::arg("rank_tolerance") = 1e-8,
+      R"(Base parameters of `model` for the selected equation rows (Gautier's numerical method at random
+states; docs/base-parameters.md). rows: "all" (every equation), "base" (the 6 base-link equations:
+identification from contact forces alone) or a list of velocity-coordinate names. num_samples: random
+states stacked (0 = enough for 4 rows per standard parameter, at least 20). The result depends on the
+kinematics and the rows only, never on the parameter values.)");
+
+  py::class_<LeastSquaresSolution>(m, "LeastSquaresSolution")
+      .def_readonly("x", &LeastSquaresSolution::x, "Estimate.")
+      .def_readonly("standard_deviation", &LeastSquaresSolution::standard_deviation,
+                    "sqrt(diag(cov)), cov = sigma^2 (A^T W A)^-1, sigma^2 = RSS / (m - p).")
+      .def_readonly("residual_rms", &LeastSquaresSolution::residual_rms, "sqrt(RSS / m), weighted rows.")
+      .def_readonly("condition_number", &LeastSquaresSolution::condition_number, "Of the weighted A.")
+      .def_readonly("rows", &LeastSquaresSolution::rows);
+
+  py::class_<StreamingLeastSquares>(
+      m, "StreamingLeastSquares", R"(Least squares accumulated block by block, memory independent of the number of rows:
+  minimize sum_k w_k (a_k x - b_k)^2
+folded into the triangular factor R of [A | b] (ident/streaming_least_squares.hpp).)")
+      .def(py::init([](int num_parameters, int block_rows) {
+             if (num_parameters <= 0) throw py::value_error("num_parameters: must be positive");
+             if (block_rows < 0) throw py::value_error("block_rows: must be >= 0");
+             return StreamingLeastSquares(num_parameters, block_rows);
+           }),
+           py::arg("num_parameters"), py::arg("block_rows") = 0)
+      .def("add", &add_rows, py::arg("A"), py::arg("b"), py::arg("weights") = py::none(), py::arg("group") = py::none(),
+           R"(Adds rows A (m x p) and observations b (m), weights (m) optional (1 each). With group (an id from
+add_column_group), A holds only that group's columns.)")
+      .def("add_column_group", &StreamingLeastSquares::add_column_group, py::arg("columns"),
+           "Declares rows that are zero outside `columns` (ascending, distinct); returns the group id for add().")
+      .def(
+          "merge",
+          [](StreamingLeastSquares& self, const StreamingLeastSquares& other, double weight) {
+            if (&self == &other) throw py::value_error("other: cannot merge a stream into itself");
+            if (other.num_parameters() != self.num_parameters())
+              throw py::value_error("other: has " + std::to_string(other.num_parameters()) + " parameters, this has " +
+                                    std::to_string(self.num_parameters()));
+            self.merge(other, weight);
+          },
+          py::arg("other"), py::arg("weight") = 1.0,
+          "Adds everything `other` has accumulated (its weights times `weight`); `other` is unchanged.")
+      .def_property_readonly("num_parameters", &StreamingLeastSquares::num_parameters)
+      .def_property_readonly("rows", &StreamingLeastSquares::rows)
+      .def("solve", &StreamingLeastSquares::solve, py::arg("names") = std::vector<std::string>{},
+           py::arg("rank_tolerance") = 1e-10,
+           "Solves; RuntimeError naming the unidentifiable directions when A^T W A is singular.")
+      .def(
+          "information_factor", [](StreamingLeastSquares& self) { return MatrixX(self.information_factor()); },
+          "The p x p factor R with R^T R = A^T W A.")
+      .def("factor_rhs", &StreamingLeastSquares::factor_rhs,
+           "z with ||W^(1/2)(A x - b)||^2 = ||R x - z||^2 + residual_sum_of_squares() for every x.")
+      .def("residual_sum_of_squares", &StreamingLeastSquares::residual_sum_of_squares);
+}
+
+}  // namespace dynid::python

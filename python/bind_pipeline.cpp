@@ -1,0 +1,318 @@
+// dynid.simulate and the inertial identification's stages (include/dynid/pipeline/
+// inertial_identification.hpp): what `dynid simulate` and `dynid identify inertial` run, with the
+// options as keyword arguments of the same names.
+
+#include <optional>
+
+#include "convert.hpp"
+#include "dynid/core/staged_directory.hpp"
+#include "dynid/pipeline/inertial_identification.hpp"
+#include "dynid/scenarios/scenario.hpp"
+#include "dynid/sim/perturbations.hpp"
+
+namespace dynid::python {
+
+namespace {
+
+using ProblemPtr = std::shared_ptr<InertialProblem>;
+using EstimatePtr = std::shared_ptr<InertialEstimate>;
+using ResultPtr = std::shared_ptr<InertialIdentificationResult>;
+
+py::dict rms_dict(const ValidationRms& r) {
+  py::dict d;
+  d["force"] = r.force;
+  d["moment"] = r.moment;
+  d["torque"] = r.torque ? py::cast(*r.torque) : py::none();
+  d["projected"] = r.projected ? py::cast(*r.projected) : py::none();
+  return d;
+}
+
+/// samples x 6 rows of wrenches.
+RowMajorMatrix wrench_rows(const std::vector<Vector6>& w) {
+  RowMajorMatrix out(static_cast<Eigen::Index>(w.size()), 6);
+  for (std::size_t i = 0; i < w.size(); ++i) out.row(static_cast<Eigen::Index>(i)) = w[i].transpose();
+  return out;
+}
+
+RowMajorMatrix torque_rows(const std::vector<std::vector<double>>& t) {
+  // [joint][sample] -> samples x joints
+  const Eigen::Index joints = static_cast<Eigen::Index>(t.size());
+  const Eigen::Index n = joints ? static_cast<Eigen::Index>(t[0].size()) : 0;
+  RowMajorMatrix out(n, joints);
+  for (Eigen::Index j = 0; j < joints; ++j)
+    for (Eigen::Index i = 0; i < n; ++i) out(i, j) = t[static_cast<std::size_t>(j)][static_cast<std::size_t>(i)];
+  return out;
+}
+
+InertialIdentificationOptions identification_options(
+    const std::string& model, const std::string& data, const std::string& sensors, const std::string& source,
+    const std::string& validate, double holdout, const std::string& truth, const std::map<std::string, double>& locks,
+    bool lock_upper_body, bool consistent, py::handle prior, const std::string& weighting, bool torque_offsets,
+    bool fixed_base, const std::string& friction, bool armature, py::handle cutoff, bool align_time) {
+  // The checks the command line's option parser makes before the library sees the values.
+  if (source != "sensors" && source != "mocap" && source != "truth")
+    throw py::value_error("source: 'sensors', 'mocap' or 'truth', not '" + source + "'");
+  if (!(holdout >= 0.01 && holdout <= 0.99)) throw py::value_error("holdout: must be in [0.01, 0.99]");
+  // None or a number (py::handle: GCC 12 warns on pybind11's optional<double> caster).
+  const bool has_cutoff = !cutoff.is_none();
+  const double cutoff_hz = has_cutoff ? cutoff.cast<double>() : 0.0;
+  if (has_cutoff && !(cutoff_hz > 0.0)) throw py::value_error("cutoff: must be a positive frequency in Hz");
+  InertialIdentificationOptions o;
+  o.model = model;
+  o.data = data;
+  o.sensors = sensors;
+  o.source = source;
+  o.validate = validate;
+  o.holdout_fraction = holdout;
+  o.truth_urdf = truth;
+  for (const auto& [joint, position] : locks) o.locks.push_back({joint, position});
+  o.lock_upper_body = lock_upper_body;
+  o.consistent = consistent;
+  if (!prior.is_none()) o.prior = prior.cast<double>();
+  o.weighting = weighting;
+  o.torque_offsets = torque_offsets;
+  o.fixed_base = fixed_base;
+  o.friction = friction;
+  o.armature = armature;
+  if (has_cutoff) {
+    o.sensor_options.cutoff_hz = o.mocap_options.cutoff_hz = cutoff_hz;
+    o.sensor_options.raw_when_noise_free = false;
+  }
+  o.align_time = align_time;
+  return o;
+}
+
+const char* kOptionsDoc = R"(model: URDF/MJCF path or bundled robot name (its sidecar is required); data: a data set
+directory (docs/data-format.md). Keyword options, as `dynid identify inertial`'s flags
+(docs/identification.md): sensors ("full" | "contact" | "joints" | "minimal" | comma-separated
+names), source ("sensors" | "mocap" | "truth"), validate (data set; default the last `holdout` of
+data), truth (true URDF of a simulation), locks ({joint: position}), lock_upper_body, consistent,
+prior (None = auto: the CAD prior; or a weight), weighting ("sensors" | "residual"), torque_offsets,
+fixed_base, friction ("viscous,coulomb,offset" subset), armature, cutoff [Hz], align_time.)";
+
+}  // namespace
+
+void bind_pipeline(py::module_& m) {
+  m.def("scenario_names", &scenario_names, "Scenario names simulate() knows.");
+  m.def(
+      "simulate",
+      [](const std::string& model, const std::string& scenario, const std::string& out, unsigned seed,
+         const std::string& noise, double slope, int poses, int steps, double speed, bool lock_upper_body,
+         double bus_rate, const std::string& motion, double duration, const std::string& perturb) {
+        if (poses < 7 || poses > 10000) throw py::value_error("poses: must be in [7, 10000]");
+        if (!(duration >= 0.0)) throw py::value_error("duration: must be >= 0");
+        const Robot robot = load_robot(model);
+        ScenarioOptions options;
+        options.scenario = scenario;
+        options.perturbations = parse_perturbations(perturb);
+        options.seed = seed;
+        options.noise = parse_noise_level(noise);
+        options.slope_deg = slope;
+        options.static_pose_count = poses;
+        options.walk_steps = steps;
+        options.walk_speed_mps = speed;
+        options.lock_upper_body = lock_upper_body;
+        options.bus_rate_hz = bus_rate;
+        options.motion = motion;
+        options.duration_s = duration;
+        std::string summary;
+        {
+          py::gil_scoped_release release;
+          StagedDirectory staged(out, "simulate");  // as the command: the previous data set or none on failure
+          options.out_dir = staged.path();
+          check_scenario(robot, options);
+          summary = run_scenario(robot, options).summary_json;
+          staged.commit();
+        }
+        return json_loads(summary);
+      },
+      py::arg("model"), py::arg("scenario"), py::arg("out"), py::arg("seed") = 1, py::arg("noise") = "realistic",
+      py::arg("slope") = 0.0, py::arg("poses") = 172, py::arg("steps") = 10, py::arg("speed") = 0.2,
+      py::arg("lock_upper_body") = false, py::arg("bus_rate") = 125.0, py::arg("motion") = "paper004",
+      py::arg("duration") = 0.0, py::arg("perturb") = "none",
+      R"(Simulates a scenario on the true robot in MuJoCo and writes a data set into `out`, as
+`dynid simulate MODEL --scenario SCENARIO --out OUT` with the same options (docs/scenarios.md):
+seed, noise ("none" | "realistic"), slope [deg], poses (static-poses), steps, speed [m/s] (walk),
+lock_upper_body, bus_rate [Hz], motion, duration [s] (excite), perturb ("none" | "all" | list).
+Returns the data set's summary.json as a dict (its "fell" tells whether a walk fell; the command
+then exits 1). An existing `out` is replaced only if it holds an earlier output of simulate.)");
+
+  py::class_<InertialProblem, ProblemPtr>(m, "InertialProblem",
+                                          "Stage 1's result: robot, locks, data sets, sensor set, base parameters.")
+      .def_property_readonly(
+          "model", [](const InertialProblem& p) { return std::make_shared<Model>(p.model); },
+          "The (locked) model with the data set's gravity.")
+      .def_readonly("base", &InertialProblem::base)
+      .def_readonly("unknown_names", &InertialProblem::unknown_names, "Offsets, then the inertial unknowns.")
+      .def_readonly("base_nominal", &InertialProblem::base_nominal, "The nominal model's base parameters.");
+
+  py::class_<InertialEstimate, EstimatePtr>(m, "InertialEstimate", "Stage 2's result: the folded least squares.")
+      .def_readonly("solution", &InertialEstimate::solution, "Over InertialProblem.unknown_names.")
+      .def_readonly("rows", &InertialEstimate::rows)
+      .def_readonly("samples", &InertialEstimate::samples)
+      .def_readonly("source_description", &InertialEstimate::source_description);
+
+  py::class_<InertialIdentificationResult, ResultPtr>(m, "InertialIdentification",
+                                                      "Identified parameters, their validation and the summary.")
+      .def_readonly("base", &InertialIdentificationResult::base)
+      .def_readonly("samples", &InertialIdentificationResult::samples, "Training samples.")
+      .def_readonly("validation_samples", &InertialIdentificationResult::validation_samples)
+      .def_readonly("validation_data", &InertialIdentificationResult::validation_data)
+      .def_readonly("base_values", &InertialIdentificationResult::base_values, "Identified base parameters.")
+      .def_readonly("base_std", &InertialIdentificationResult::base_std, "Their standard deviations.")
+      .def_readonly("base_nominal", &InertialIdentificationResult::base_nominal, "The nominal model's.")
+      .def_readonly("base_truth", &InertialIdentificationResult::base_truth,
+                    "The true model's (with a truth), or None.")
+      .def_readonly("standard_parameters", &InertialIdentificationResult::standard_parameters,
+                    "Identified standard parameters (10 per moving body).")
+      .def_property_readonly(
+          "identified_model",
+          [](const InertialIdentificationResult& r) { return std::make_shared<Model>(r.identified_model); },
+          "The nominal (locked) model with the identified inertias.")
+      .def_readonly("condition_number", &InertialIdentificationResult::condition_number)
+      .def_readonly("total_mass", &InertialIdentificationResult::total_mass, "[kg]")
+      .def_readonly("nominal_total_mass", &InertialIdentificationResult::nominal_total_mass, "[kg]")
+      .def_readonly("truth_total_mass", &InertialIdentificationResult::truth_total_mass, "[kg] or None")
+      .def_readonly("physically_consistent", &InertialIdentificationResult::physically_consistent)
+      .def_readonly("inconsistent_links", &InertialIdentificationResult::inconsistent_links)
+      .def_readonly("warnings", &InertialIdentificationResult::warnings)
+      .def_property_readonly(
+          "nominal_rms", [](const InertialIdentificationResult& r) { return rms_dict(r.nominal_rms); },
+          "Held-out residual RMS of the nominal model: force [N], moment [N m], torque [N m], projected.")
+      .def_property_readonly(
+          "identified_rms", [](const InertialIdentificationResult& r) { return rms_dict(r.identified_rms); },
+          "Held-out residual RMS of the identified model.")
+      .def_property_readonly(
+          "truth_rms",
+          [](const InertialIdentificationResult& r) {
+            return r.truth_rms ? py::object(rms_dict(*r.truth_rms)) : py::none();
+          },
+          "Held-out residual RMS of the true model (with a truth), or None.")
+      .def_property_readonly(
+          "series",
+          [](const InertialIdentificationResult& r) {
+            const ValidationSeries& s = r.series;
+            py::dict d;
+            d["time"] = s.time;
+            d["measured_wrench"] = wrench_rows(s.measured_wrench);
+            d["nominal_wrench"] = wrench_rows(s.nominal_wrench);
+            d["identified_wrench"] = wrench_rows(s.identified_wrench);
+            d["torque_joints"] = s.torque_joints;
+            d["measured_torque"] = torque_rows(s.measured_torque);
+            d["nominal_torque"] = torque_rows(s.nominal_torque);
+            d["identified_torque"] = torque_rows(s.identified_torque);
+            return d;
+          },
+          R"(Held-out motion, decimated to at most ~2000 points: time [s]; measured, nominal and identified
+base wrench (samples x 6: [force [N]; moment [N m]] in the base frame about its origin); the plotted
+torque joints and their measured / nominal / identified torques (samples x joints).)")
+      .def_readwrite("summary_json", &InertialIdentificationResult::summary_json,
+                     "summary.json's text (set by identify_inertial, or from inertial_summary_json).")
+      .def_property_readonly(
+          "summary", [](const InertialIdentificationResult& r) { return json_loads(r.summary_json); },
+          "summary_json as a dict.")
+      .def_readonly("written_files", &InertialIdentificationResult::written_files);
+
+  m.def(
+      "prepare_inertial_identification",
+      [](const std::string& model, const std::string& data, const std::string& sensors, const std::string& source,
+         const std::string& validate, double holdout, const std::string& truth,
+         const std::map<std::string, double>& locks, bool lock_upper_body, bool consistent, py::handle prior,
+         const std::string& weighting, bool torque_offsets, bool fixed_base, const std::string& friction, bool armature,
+         py::handle cutoff, bool align_time) {
+        const InertialIdentificationOptions o = identification_options(
+            model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
+            weighting, torque_offsets, fixed_base, friction, armature, cutoff, align_time);
+        py::gil_scoped_release release;
+        return std::make_shared<InertialProblem>(prepare_inertial_identification(o));
+      },
+      py::arg("model"), py::arg("data"), py::kw_only(), py::arg("sensors") = "contact", py::arg("source") = "sensors",
+      py::arg("validate") = "", py::arg("holdout") = 0.3, py::arg("truth") = "",
+      py::arg("locks") = std::map<std::string, double>{}, py::arg("lock_upper_body") = false,
+      py::arg("consistent") = false, py::arg("prior") = py::none(), py::arg("weighting") = "sensors",
+      py::arg("torque_offsets") = false, py::arg("fixed_base") = false, py::arg("friction") = "",
+      py::arg("armature") = false, py::arg("cutoff") = py::none(), py::arg("align_time") = false,
+      (std::string("Stage 1 of `dynid identify inertial`: loads and checks everything the estimate needs.\n") +
+       kOptionsDoc)
+          .c_str());
+  m.def(
+      "estimate_inertial_parameters",
+      [](const ProblemPtr& p) {
+        py::gil_scoped_release release;
+        return std::make_shared<InertialEstimate>(estimate_inertial_parameters(*p));
+      },
+      py::arg("problem"), "Stage 2: one pass over the training samples into streaming least squares.");
+  m.def(
+      "identified_parameters",
+      [](const ProblemPtr& p, const EstimatePtr& e) {
+        py::gil_scoped_release release;
+        return std::make_shared<InertialIdentificationResult>(identified_parameters(*p, *e));
+      },
+      py::arg("problem"), py::arg("estimate"),
+      "Stage 3: base and standard parameters, their standard deviations, the identified model.");
+  m.def(
+      "load_truth_model",
+      [](const ProblemPtr& p) -> std::optional<ModelPtr> {
+        std::optional<Model> t = load_truth_model(*p);
+        if (!t) return std::nullopt;
+        return std::make_shared<Model>(std::move(*t));
+      },
+      py::arg("problem"), "The true model of a simulation (the truth option, with the problem's locks), or None.");
+  m.def(
+      "compare_with_truth",
+      [](const ProblemPtr& p, const ModelPtr& truth, const ResultPtr& r) { compare_with_truth(*p, *truth, *r); },
+      py::arg("problem"), py::arg("truth"), py::arg("result"),
+      "Stage 4 (simulation): base parameters and mass against the true model's, into result.");
+  m.def(
+      "validate_identification",
+      [](const ProblemPtr& p, const std::optional<ModelPtr>& truth, const ResultPtr& r) {
+        py::gil_scoped_release release;
+        validate_identification(*p, truth ? truth->get() : nullptr, *r);
+      },
+      py::arg("problem"), py::arg("truth"), py::arg("result"),
+      "Stage 5: nominal, identified (and true) residuals on the held-out motion, into result.");
+  m.def(
+      "inertial_summary_json", [](const ProblemPtr& p, const ResultPtr& r) { return inertial_summary_json(*p, *r); },
+      py::arg("problem"), py::arg("result"),
+      "Stage 6: summary.json's text (assign it to result.summary_json to write it).");
+  m.def(
+      "write_inertial_identification",
+      [](const ProblemPtr& p, const ResultPtr& r, const std::string& out) {
+        py::gil_scoped_release release;
+        return write_inertial_identification(*p, *r, out);
+      },
+      py::arg("problem"), py::arg("result"), py::arg("out"),
+      "Stage 7: the identified URDF, base_parameters.json/.txt, summary.json, report.html in `out`; returns the "
+      "paths.");
+
+  m.def(
+      "identify_inertial",
+      [](const std::string& model, const std::string& data, const std::optional<std::string>& out,
+         const std::string& sensors, const std::string& source, const std::string& validate, double holdout,
+         const std::string& truth, const std::map<std::string, double>& locks, bool lock_upper_body, bool consistent,
+         py::handle prior, const std::string& weighting, bool torque_offsets, bool fixed_base,
+         const std::string& friction, bool armature, py::handle cutoff, bool align_time) {
+        InertialIdentificationOptions o = identification_options(
+            model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
+            weighting, torque_offsets, fixed_base, friction, armature, cutoff, align_time);
+        py::gil_scoped_release release;
+        if (!out) return std::make_shared<InertialIdentificationResult>(run_inertial_identification(o));
+        StagedDirectory staged(*out, "identify inertial");  // as the command: the previous output or none on failure
+        o.out_dir = staged.path();
+        auto r = std::make_shared<InertialIdentificationResult>(run_inertial_identification(o));
+        staged.commit();
+        return r;
+      },
+      py::arg("model"), py::arg("data"), py::kw_only(), py::arg("out") = py::none(), py::arg("sensors") = "contact",
+      py::arg("source") = "sensors", py::arg("validate") = "", py::arg("holdout") = 0.3, py::arg("truth") = "",
+      py::arg("locks") = std::map<std::string, double>{}, py::arg("lock_upper_body") = false,
+      py::arg("consistent") = false, py::arg("prior") = py::none(), py::arg("weighting") = "sensors",
+      py::arg("torque_offsets") = false, py::arg("fixed_base") = false, py::arg("friction") = "",
+      py::arg("armature") = false, py::arg("cutoff") = py::none(), py::arg("align_time") = false,
+      (std::string("All the stages, as `dynid identify inertial MODEL DATA --out OUT` runs them (writes only with "
+                   "out; an existing out is replaced only if it holds an earlier output of the command).\n") +
+       kOptionsDoc)
+          .c_str());
+}
+
+}  // namespace dynid::python
