@@ -91,6 +91,18 @@ void BM_Regressor(benchmark::State& state) {
 }
 BENCHMARK(BM_Regressor);
 
+/// The 6 base-link rows alone (contact-force identification); floating-base models only.
+void BM_BaseLinkRegressor(benchmark::State& state) {
+  const Fixture& f = fixture();
+  dynid::Data data(f.model);
+  std::size_t k = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(dynid::base_link_regressor(f.model, data, f.q[k], f.v[k], f.a[k]).data());
+    k = (k + 1) % f.q.size();
+  }
+}
+BENCHMARK(BM_BaseLinkRegressor);
+
 void BM_CentroidalMomentumRate(benchmark::State& state) {
   const Fixture& f = fixture();
   dynid::Data data(f.model);

@@ -6,6 +6,7 @@ Data::Data(const Model& model) {
   const std::size_t nb = model.bodies.size();
   liMi.assign(nb, SE3::Identity());
   oMi.assign(nb, SE3::Identity());
+  rMi.assign(nb, SE3::Identity());
   v.assign(nb, Motion::Zero());
   a.assign(nb, Motion::Zero());
   a_gf.assign(nb, Motion::Zero());
@@ -13,6 +14,7 @@ Data::Data(const Model& model) {
   composite.assign(nb, Inertia::Zero());
   body_regressor.assign(nb, Eigen::Matrix<double, 6, 10>::Zero());
   regressor_carry.assign(nb, Eigen::Matrix<double, 6, 10>::Zero());
+  subspace_ref = Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv);
   tau = VectorX::Zero(model.nv);
   M = MatrixX::Zero(model.nv, model.nv);
   Fcrb = MatrixX::Zero(6, model.nv);

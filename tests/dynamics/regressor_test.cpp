@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "dynid/dynamics/center_of_mass.hpp"
+#include "dynid/dynamics/crba.hpp"
 #include "dynid/dynamics/kinematics.hpp"
 #include "dynid/dynamics/rnea.hpp"
 #include "dynid/dynamics/static_regressor.hpp"
@@ -67,6 +68,66 @@ TEST(Regressor, EqualsTheBlocksCarriedJointByJoint) {
         EXPECT_LT((Y - reference).norm(), 1e-12 * reference.norm()) << "seed " << seed << " state " << k;
       }
     }
+}
+
+/// The regressor and CRBA work in one reference frame (dynamics/reference_frame.hpp). A random tree
+/// with free-flyer joints where the reference frame is not theirs: one more root
+/// hanging from the world beside the tree's own first body, and one deep in the tree, each with a
+/// revolute child.
+Model tree_with_more_free_flyers(bool floating, unsigned seed) {
+  UrdfReadOptions options;
+  options.floating_base = floating;
+  Model model = read_urdf_string(test::random_tree_urdf(12, seed), "random", options);
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const auto add = [&](int parent, JointType type, const std::string& name) {
+    Body b;
+    b.name = b.joint_name = name;
+    b.joint_type = type;
+    b.parent = parent;
+    b.joint_placement =
+        SE3(rotation_about_axis(Vector3(u(rng), u(rng), u(rng)).normalized(), u(rng)), Vector3(u(rng), u(rng), u(rng)));
+    b.axis = Vector3(u(rng), u(rng), u(rng)).normalized();
+    b.inertia = Inertia::from_com(1.0 + u(rng) * u(rng), 0.1 * Vector3(u(rng), u(rng), u(rng)),
+                                  Vector3(0.02, 0.03, 0.04).asDiagonal());
+    return model.add_body(b);
+  };
+  add(add(0, JointType::FreeFlyer, "second_root"), JointType::Revolute, "second_root_child");
+  const int deep = static_cast<int>(model.bodies.size()) - 3;
+  add(add(deep, JointType::FreeFlyer, "inner_flyer"), JointType::Revolute, "inner_flyer_child");
+  return model;
+}
+
+TEST(ReferenceFrame, RegressorWithFreeFlyersAnywhereInTheTree) {
+  for (bool floating : {false, true}) {
+    const Model model = tree_with_more_free_flyers(floating, 3);
+    Data data(model), data_ref(model);
+    std::mt19937 rng(8);
+    const VectorX pi = model.inertial_parameters();
+    for (int k = 0; k < 5; ++k) {
+      const test::State s = test::random_state(model, rng, 2.0);
+      const MatrixX reference = carried_regressor(model, data_ref, s.q, s.v, s.a);
+      const MatrixX& Y = joint_torque_regressor(model, data, s.q, s.v, s.a);
+      EXPECT_LT((Y - reference).norm(), 1e-12 * reference.norm()) << "floating " << floating << " state " << k;
+      const VectorX tau = rnea(model, data_ref, s.q, s.v, s.a);
+      EXPECT_LT((Y * pi - tau).norm(), 1e-10 * std::max(1.0, tau.norm())) << "floating " << floating << " state " << k;
+    }
+  }
+}
+
+TEST(ReferenceFrame, MassMatrixWithFreeFlyersAnywhereInTheTree) {
+  for (bool floating : {false, true}) {
+    const Model model = tree_with_more_free_flyers(floating, 4);
+    Data data(model);
+    std::mt19937 rng(9);
+    const test::State s = test::random_state(model, rng);
+    const MatrixX M = crba(model, data, s.q);
+    const VectorX g = generalized_gravity(model, data, s.q);
+    for (int i = 0; i < model.nv; ++i) {  // column i of M is rnea(q, 0, e_i) - g(q)
+      const VectorX col = rnea(model, data, s.q, VectorX::Zero(model.nv), VectorX::Unit(model.nv, i)) - g;
+      EXPECT_LT((col - M.col(i)).norm(), 1e-10 * (1 + M.col(i).norm())) << "floating " << floating << " column " << i;
+    }
+  }
 }
 
 TEST(Regressor, BodyRegressorMatchesNewtonEuler) {

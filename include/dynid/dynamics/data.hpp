@@ -16,6 +16,7 @@ struct Data {
   // Per body (index as Model::bodies; entry 0 is the universe).
   std::vector<SE3> liMi;           ///< parent body frame -> body frame
   std::vector<SE3> oMi;            ///< world -> body frame (pose of the body in world)
+  std::vector<SE3> rMi;            ///< body frame in the reference frame (regressor, CRBA; reference_frame.hpp)
   std::vector<Motion> v;           ///< body twist, body frame
   std::vector<Motion> a;           ///< body spatial acceleration, body frame (without gravity)
   std::vector<Motion> a_gf;        ///< spatial acceleration with the gravity offset (-g), body frame
@@ -23,6 +24,7 @@ struct Data {
   std::vector<Inertia> composite;  ///< composite inertia of the subtree, body frame (CRBA)
   std::vector<Eigen::Matrix<double, 6, 10>> body_regressor;   ///< per body: wrench = Y pi (body frame)
   std::vector<Eigen::Matrix<double, 6, 10>> regressor_carry;  ///< per body: body_regressor in the reference frame
+  Eigen::Matrix<double, 6, Eigen::Dynamic> subspace_ref;  ///< joint motion subspaces in the reference frame (6 x nv)
 
   VectorX tau;                                             ///< generalized forces (nv) from rnea
   MatrixX M;                                               ///< joint-space inertia matrix (nv x nv) from crba

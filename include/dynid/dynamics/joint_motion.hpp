@@ -10,10 +10,31 @@ namespace dynid::joint {
 
 using ConstVec = Eigen::Ref<const VectorX>;
 
+/// b.placement_at(angle) of a revolute joint. About a coordinate axis (most URDF joints) the joint
+/// rotation turns two columns of the placement's rotation into each other: 12 multiplications
+/// instead of Rodrigues' matrix and a 3x3 product.
+inline SE3 revolute_transform(const Body& b, double angle) {
+  const Vector3& a = b.axis;
+  int k = -1;
+  for (int c = 0; c < 3; ++c)
+    if (a[c] == 1.0 || a[c] == -1.0) k = c;
+  if (k < 0 || a[(k + 1) % 3] != 0.0 || a[(k + 2) % 3] != 0.0) return b.placement_at(angle);
+  const double s = a[k] * std::sin(angle), c = std::cos(angle);
+  const int i = (k + 1) % 3, j = (k + 2) % 3;  // about e_k: e_i -> c e_i + s e_j, e_j -> -s e_i + c e_j
+  const Matrix3& Rj = b.joint_placement.rotation;
+  SE3 X;
+  X.rotation.col(i) = c * Rj.col(i) + s * Rj.col(j);
+  X.rotation.col(j) = c * Rj.col(j) - s * Rj.col(i);
+  X.rotation.col(k) = Rj.col(k);
+  X.translation = b.joint_placement.translation;
+  return X;
+}
+
 /// parent body frame -> body frame at configuration q (dim nq).
 inline SE3 transform(const Body& b, const ConstVec& q) {
   switch (b.joint_type) {
     case JointType::Revolute:
+      return revolute_transform(b, q[b.idx_q]);
     case JointType::Prismatic:
       return b.placement_at(q[b.idx_q]);
     case JointType::FreeFlyer: {
