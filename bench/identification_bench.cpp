@@ -11,6 +11,9 @@
 //                                  support (RegressorRowFolder), one stream per thread, merged
 //   BM_IdentifyDense/rows          reference: full regressor, all base columns of every row folded
 //   BM_Regressors/rows             the regressors alone (72,000 of them)
+//   BM_IdentifyScaling/rows/samples the pipeline on one thread for 10,000, 72,000 and 720,000
+//                                  samples: cost linear in samples, memory flat (run one size per
+//                                  process under /usr/bin/time -v for its peak RSS)
 // rows: 0 = the 6 base-link rows (contact sensing), 1 = all rows (full sensing).
 
 #include <benchmark/benchmark.h>
@@ -95,6 +98,25 @@ BENCHMARK(BM_Identify)
     ->ArgNames({"all_rows", "threads"})
     ->Unit(benchmark::kMillisecond)
     ->Iterations(3)
+    ->UseRealTime();
+
+void BM_IdentifyScaling(benchmark::State& state) {
+  const Problem& P = problem(state.range(0) == 1);
+  const int samples = static_cast<int>(state.range(1));
+  for (auto _ : state) {
+    dynid::StreamingLeastSquares ls(P.base.num_base());
+    fold_samples(P, ls, 0, samples);
+    benchmark::DoNotOptimize(ls.solve().x.data());
+  }
+  state.counters["samples"] = samples;
+  state.counters["us_per_sample"] = benchmark::Counter(static_cast<double>(samples) * state.iterations(),
+                                                       benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_IdentifyScaling)
+    ->ArgsProduct({{0, 1}, {10000, 72000, 720000}})
+    ->ArgNames({"all_rows", "samples"})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1)
     ->UseRealTime();
 
 void BM_IdentifyDense(benchmark::State& state) {
