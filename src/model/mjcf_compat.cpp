@@ -2,6 +2,7 @@
 
 #include <tinyxml2.h>
 
+#include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -308,6 +309,131 @@ Complaint parse_complaint(const std::string& error) {
   return c;
 }
 
+// <frame> (MuJoCo >= 3.1): a coordinate frame that only places its children. MuJoCo 2.2.2 does not
+// know it, so each frame is folded into its children's own pos and orientation (and a geom's
+// fromto), innermost first, and its children take its place. Orientations follow MuJoCo's rules:
+// quat "w x y z", axisangle, euler (compiler eulerseq; lower case rotates with the frame), xyaxes,
+// zaxis, angles in the compiler's unit (degree unless angle="radian").
+
+struct Placement {
+  Eigen::Vector3d pos = Eigen::Vector3d::Zero();
+  Eigen::Quaterniond rot = Eigen::Quaterniond::Identity();
+};
+
+std::vector<double> numbers(const std::string& text, std::size_t count, const std::string& where_, const char* what) {
+  std::istringstream in(text);
+  std::vector<double> out(count);
+  for (double& x : out)
+    if (!(in >> x) || !std::isfinite(x))
+      fail(where_, std::string(what) + " \"" + text + "\" is not " + std::to_string(count) + " numbers");
+  return out;
+}
+
+/// The element's own placement, class defaults included (throws naming the element on bad values).
+Placement placement_of(XMLElement* e, const std::map<std::string, XMLElement*>& classes, double angle_unit,
+                       const std::string& eulerseq, const std::string& where_) {
+  Placement p;
+  if (const auto pos = resolved_attribute(e, "pos", classes)) {
+    const std::vector<double> v = numbers(*pos, 3, where_, "pos");
+    p.pos = Eigen::Vector3d(v[0], v[1], v[2]);
+  }
+  if (const auto q = resolved_attribute(e, "quat", classes)) {
+    const std::vector<double> v = numbers(*q, 4, where_, "quat");
+    p.rot = Eigen::Quaterniond(v[0], v[1], v[2], v[3]).normalized();
+  } else if (const auto aa = resolved_attribute(e, "axisangle", classes)) {
+    const std::vector<double> v = numbers(*aa, 4, where_, "axisangle");
+    p.rot = Eigen::AngleAxisd(v[3] * angle_unit, Eigen::Vector3d(v[0], v[1], v[2]).normalized());
+  } else if (const auto eu = resolved_attribute(e, "euler", classes)) {
+    const std::vector<double> v = numbers(*eu, 3, where_, "euler");
+    for (int i = 0; i < 3; ++i) {
+      const char axis = eulerseq[static_cast<std::size_t>(i)];
+      const int k = std::tolower(axis) - 'x';
+      const Eigen::Quaterniond r(
+          Eigen::AngleAxisd(v[static_cast<std::size_t>(i)] * angle_unit, Eigen::Vector3d::Unit(k)));
+      p.rot = std::islower(axis) ? p.rot * r : r * p.rot;
+    }
+  } else if (const auto xy = resolved_attribute(e, "xyaxes", classes)) {
+    const std::vector<double> v = numbers(*xy, 6, where_, "xyaxes");
+    const Eigen::Vector3d x = Eigen::Vector3d(v[0], v[1], v[2]).normalized();
+    const Eigen::Vector3d y =
+        (Eigen::Vector3d(v[3], v[4], v[5]) - x.dot(Eigen::Vector3d(v[3], v[4], v[5])) * x).normalized();
+    Eigen::Matrix3d R;
+    R << x, y, x.cross(y);
+    p.rot = Eigen::Quaterniond(R);
+  } else if (const auto z = resolved_attribute(e, "zaxis", classes)) {
+    const std::vector<double> v = numbers(*z, 3, where_, "zaxis");
+    p.rot = Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitZ(), Eigen::Vector3d(v[0], v[1], v[2]));
+  }
+  return p;
+}
+
+std::string text_of(const Eigen::Vector3d& v) {
+  std::ostringstream out;
+  out.precision(17);
+  out << v.x() << ' ' << v.y() << ' ' << v.z();
+  return out.str();
+}
+
+void flatten_frame(MjcfCompat::State& s, XMLElement* frame, const std::map<std::string, XMLElement*>& classes,
+                   double angle_unit, const std::string& eulerseq) {
+  const std::string at = where(s.path, frame);
+  if (frame->Attribute("childclass"))
+    fail(at, "<frame childclass> is not supported (dynid folds frames into their children for MuJoCo 2.2.2)");
+  const Placement f = placement_of(frame, classes, angle_unit, eulerseq, at);
+  static const std::set<std::string> placed = {"body", "geom", "site", "camera", "light"};
+  std::vector<XMLElement*> children;
+  for (XMLElement* c = frame->FirstChildElement(); c; c = c->NextSiblingElement()) children.push_back(c);
+  for (XMLElement* c : children) {
+    const std::string kind = c->Name();
+    if (!placed.count(kind))
+      fail(where(s.path, c), "<" + kind +
+                                 "> inside <frame> is not supported (dynid folds frames into bodies, geoms, "
+                                 "sites, cameras and lights)");
+    if (kind == "geom") {
+      if (const auto fromto = resolved_attribute(c, "fromto", classes)) {
+        const std::vector<double> v = numbers(*fromto, 6, where(s.path, c), "fromto");
+        const Eigen::Vector3d a = f.pos + f.rot * Eigen::Vector3d(v[0], v[1], v[2]);
+        const Eigen::Vector3d b = f.pos + f.rot * Eigen::Vector3d(v[3], v[4], v[5]);
+        c->SetAttribute("fromto", (text_of(a) + " " + text_of(b)).c_str());
+        continue;
+      }
+    }
+    const Placement own = placement_of(c, classes, angle_unit, eulerseq, where(s.path, c));
+    const Eigen::Vector3d pos = f.pos + f.rot * own.pos;
+    const Eigen::Quaterniond rot = (f.rot * own.rot).normalized();
+    for (const char* a : {"axisangle", "euler", "xyaxes", "zaxis"}) c->DeleteAttribute(a);
+    c->SetAttribute("pos", text_of(pos).c_str());
+    std::ostringstream q;
+    q.precision(17);
+    q << rot.w() << ' ' << rot.x() << ' ' << rot.y() << ' ' << rot.z();
+    c->SetAttribute("quat", q.str().c_str());
+  }
+  // The children take the frame's place, in order.
+  XMLNode* parent = frame->Parent();
+  XMLNode* after = frame;
+  for (XMLElement* c : children) after = parent->InsertAfterChild(after, c);
+  remove(frame);
+}
+
+void flatten_frames(MjcfCompat::State& s) {
+  XMLElement* world = s.root->FirstChildElement("worldbody");
+  if (!world) return;
+  std::vector<XMLElement*> frames = elements_named(world, "frame");
+  if (frames.empty()) return;
+  const std::map<std::string, XMLElement*> classes = default_classes(s.root);
+  const double angle_unit = compiler_attribute(s.root, "angle").value_or("degree") == "radian" ? 1.0 : M_PI / 180.0;
+  const std::string eulerseq = compiler_attribute(s.root, "eulerseq").value_or("xyz");
+  if (eulerseq.size() != 3 || std::any_of(eulerseq.begin(), eulerseq.end(),
+                                          [](char c) { return std::string("xyzXYZ").find(c) == std::string::npos; }))
+    fail(s.path, "compiler eulerseq \"" + eulerseq + "\" is not three of x, y, z, X, Y, Z");
+  // Innermost first: document order lists a frame before the frames inside it.
+  std::reverse(frames.begin(), frames.end());
+  for (XMLElement* f : frames) flatten_frame(s, f, classes, angle_unit, eulerseq);
+  s.warnings.push_back(std::to_string(frames.size()) +
+                       " <frame> element(s) folded into their children's "
+                       "positions and orientations: MuJoCo 2.2.2 does not know <frame>");
+}
+
 }  // namespace
 
 MjcfCompat::MjcfCompat(const std::string& path) : state_(std::make_unique<State>()) {
@@ -325,6 +451,7 @@ MjcfCompat::MjcfCompat(const std::string& path) : state_(std::make_unique<State>
   drop_unused_sections(s);
   translate_actuator_force_range(s);
   drop_unusable_meshes(s);
+  flatten_frames(s);
   if (!compiler_attribute(s.root, "autolimits")) {
     XMLElement* c = s.root->FirstChildElement("compiler");
     if (!c) c = s.root->InsertFirstChild(s.doc.NewElement("compiler"))->ToElement();

@@ -275,10 +275,79 @@ TEST(MjcfReader, RefusesWhatDynidCannotModelInOneLine) {
   const std::string why = thrown_by([&] { read_mjcf_file(unknown_body); });
   EXPECT_NE(why.find("unknown.xml:2: <body futureattr>"), std::string::npos) << why;
   EXPECT_NE(why.find("may change the tree or the inertias"), std::string::npos) << why;
-  const std::string frame = write_mjcf(dir, "frame.xml", pendulum(R"(<frame pos="1 0 0"><geom size="0.1"/></frame>)"));
-  EXPECT_NE(thrown_by([&] { read_mjcf_file(frame); }).find("<frame>"), std::string::npos);
+  const std::string frame =
+      write_mjcf(dir, "frame.xml", pendulum(R"(<frame pos="1 0 0" childclass="x"><geom size="0.1"/></frame>)"));
+  EXPECT_NE(thrown_by([&] { read_mjcf_file(frame); }).find("frame.xml:2: <frame childclass> is not supported"),
+            std::string::npos)
+      << thrown_by([&] { read_mjcf_file(frame); });
   for (const std::string& what : {ball, unknown_body, frame})
     EXPECT_EQ(thrown_by([&] { read_mjcf_file(what); }).find('\n'), std::string::npos);
+}
+
+// <frame> (MuJoCo >= 3.1) folded into its children: the same robot written with nested frames (every
+// orientation notation, degrees and a custom eulerseq, a body, inertia-carrying geoms, a fromto
+// capsule and sites inside frames) and written by hand without them (each child's pose composed
+// here, as numbers) give the same bodies, joints, inertias and sites.
+TEST(MjcfReader, FramesAreFoldedIntoTheirChildren) {
+  const std::string dir = scratch_dir("frames");
+  const std::string with = write_mjcf(dir, "with.xml", R"(<mujoco model="f">
+  <compiler angle="degree" eulerseq="zyx"/>
+  <worldbody>
+    <body name="base" pos="0 0 1"><freejoint name="root"/>
+      <geom type="box" size="0.1 0.1 0.1" mass="2"/>
+      <frame pos="0.2 0 0" euler="90 0 0">
+        <frame pos="0 0.1 0" axisangle="1 0 0 90">
+          <body name="arm" pos="0 0 0.05" quat="1 0 0 0"><joint name="shoulder" axis="0 1 0"/>
+            <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.03" mass="1"/>
+            <frame pos="0.3 0 0" xyaxes="0 1 0 -1 0 0">
+              <geom type="sphere" pos="0.01 0 0" size="0.04" mass="0.5"/>
+              <site name="tip" pos="0.05 0 0" zaxis="0 0 1"/>
+            </frame>
+          </body>
+        </frame>
+        <site name="mount" pos="0 0 0.02" zaxis="1 0 0"/>
+      </frame>
+    </body>
+  </worldbody></mujoco>)");
+  // By hand. Outer frame F1: p = (0.2, 0, 0), euler zyx (90, 0, 0) = 90 deg about z. Inner F2 in F1:
+  // p = (0, 0.1, 0), 90 deg about x. F1*F2: p = (0.2, 0, 0) + Rz90 (0, 0.1, 0) = (0.1, 0, 0); R = Rz90 Rx90.
+  // arm at (0, 0, 0.05) in F2: p = (0.1, 0, 0) + Rz90 Rx90 (0, 0, 0.05) = (0.1, 0, 0) + Rz90 (0, -0.05, 0)
+  // = (0.15, 0, 0); quat of Rz90 Rx90 = (0.5, 0.5, 0.5, 0.5).
+  // Frame F3 in arm: p = (0.3, 0, 0), xyaxes x = (0, 1, 0), y = (-1, 0, 0): 90 deg about z, quat
+  // (cos 45, 0, 0, sin 45). Sphere at (0.01, 0, 0) in F3: (0.3, 0.01, 0). Site tip at (0.05, 0, 0): (0.3,
+  // 0.05, 0), orientation Rz90. Site mount in F1 at (0, 0, 0.02), zaxis x: (0.2, 0, 0.02), Rz90 Ry90.
+  const std::string without = write_mjcf(dir, "without.xml", R"(<mujoco model="f">
+  <worldbody>
+    <body name="base" pos="0 0 1"><freejoint name="root"/>
+      <geom type="box" size="0.1 0.1 0.1" mass="2"/>
+      <body name="arm" pos="0.15 0 0" quat="0.5 0.5 0.5 0.5"><joint name="shoulder" axis="0 1 0"/>
+        <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.03" mass="1"/>
+        <geom type="sphere" pos="0.3 0.01 0" size="0.04" mass="0.5"/>
+        <site name="tip" pos="0.3 0.05 0" quat="0.70710678118654752 0 0 0.70710678118654752"/>
+      </body>
+      <site name="mount" pos="0.2 0 0.02" quat="0.5 -0.5 0.5 0.5"/>
+    </body>
+  </worldbody></mujoco>)");
+  const MjcfRead a = read_mjcf_file(with), b = read_mjcf_file(without);
+  ASSERT_EQ(a.model.bodies.size(), b.model.bodies.size());
+  for (std::size_t i = 1; i < a.model.bodies.size(); ++i) {
+    SCOPED_TRACE(a.model.bodies[i].name);
+    const Body &x = a.model.bodies[i], &y = b.model.bodies[i];
+    EXPECT_EQ(x.name, y.name);
+    EXPECT_LT((x.joint_placement.translation - y.joint_placement.translation).norm(), 1e-12);
+    EXPECT_LT((x.joint_placement.rotation - y.joint_placement.rotation).norm(), 1e-12);
+    EXPECT_LT((x.axis - y.axis).norm(), 1e-12);
+    EXPECT_LT((x.inertia.to_parameters() - y.inertia.to_parameters()).norm(), 1e-12);
+  }
+  for (const char* site : {"tip", "mount"}) {
+    SCOPED_TRACE(site);
+    const Frame& fa = a.model.frames[static_cast<std::size_t>(a.model.frame_index(site))];
+    const Frame& fb = b.model.frames[static_cast<std::size_t>(b.model.frame_index(site))];
+    EXPECT_EQ(fa.body, fb.body);
+    EXPECT_LT((fa.placement.translation - fb.placement.translation).norm(), 1e-12);
+    EXPECT_LT((fa.placement.rotation - fb.placement.rotation).norm(), 1e-12);
+  }
+  EXPECT_TRUE(has_warning(a.model, "3 <frame> element(s) folded"));
 }
 
 TEST(MjcfReader, MissingMeshesAreErrorsOnlyWhereAnInertiaNeedsThem) {
