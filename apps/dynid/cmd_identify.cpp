@@ -3,8 +3,8 @@
 //
 // dynid identify inertial MODEL DATA --sensors SET --out DIR [--source sensors|mocap|truth] [--truth URDF]
 //   [--validate DATA] [--lock JOINT=VALUE ...] [--consistent] [--prior WEIGHT] [--weighting sensors|residual]
-//   [--fixed-base] [--torque-offsets] [--friction viscous,coulomb,offset] [--armature] [--coulomb-smoothing-velocity
-//   RAD_S]
+//   [--fixed-base] [--torque-offsets] [--torque-gains] [--friction viscous,coulomb,offset] [--armature]
+//   [--coulomb-smoothing-velocity RAD_S]
 //   [--fix-mass-com URDF]
 //   [--cutoff HZ] [--no-lowpass] [--no-imu-bias] [--parallel-filter HZ] [--time-offset STREAM=S ...]
 //   [--align-time]
@@ -80,6 +80,9 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
       ->check(CLI::IsMember({"sensors", "residual"}));
   cmd->add_flag("--torque-offsets", o.torque_offsets,
                 "Also estimate a constant offset of each joint torque sensor of the set (summary.json torque_offsets)");
+  cmd->add_flag("--torque-gains", o.torque_gains,
+                "Also estimate the gain of each joint torque sensor of the set, the contact wrenches fixing the scale "
+                "(summary.json torque_gains)");
   cmd->add_flag("--fixed-base", o.fixed_base,
                 "The robot's root is fixed to the world (an arm); without a sidecar every joint's torque is taken "
                 "as measured");

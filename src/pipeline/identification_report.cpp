@@ -170,6 +170,17 @@ void write_identification_report(const InertialIdentificationResult& r, const st
       off.rows.push_back({o.joint, number(o.value, "%.4g"), number(o.std, "%.2g")});
     report.table(off);
   }
+  if (!r.torque_gains.empty()) {
+    report.heading("Joint torque sensor gains");
+    ReportTable gains;
+    gains.caption =
+        "Estimated with the inertial parameters, the contact wrenches fixing the scale: the sensor reads the gain "
+        "times the joint torque";
+    gains.header = {"joint", "gain", "std"};
+    for (const TorqueGain& g : r.torque_gains)
+      gains.rows.push_back({g.joint, number(g.value, "%.5f"), number(g.std, "%.2g")});
+    report.table(gains);
+  }
   if (!r.friction.empty()) {
     report.heading("Joint friction and armature");
     ReportTable fr;

@@ -188,6 +188,12 @@ std::string base_parameters_text(const InertialIdentificationResult& r) {
       s << "      " << std::left << std::setw(26) << t.joint << std::right << std::setw(14) << std::setprecision(6)
         << t.value << " +- " << std::setprecision(3) << t.std << "\n";
   }
+  if (!r.torque_gains.empty()) {
+    s << "Joint torque sensor gains (the sensor reads this times the joint torque), standard deviation\n";
+    for (const TorqueGain& t : r.torque_gains)
+      s << "      " << std::left << std::setw(26) << t.joint << std::right << std::setw(14) << std::setprecision(6)
+        << t.value << " +- " << std::setprecision(3) << t.std << "\n";
+  }
   if (!r.friction.empty()) {
     s << "Joint friction and drive terms, standard deviation (docs/identification.md, \"Joint friction and "
          "armature\")\n";
@@ -282,7 +288,30 @@ void report_progress(const InertialIdentificationOptions& o, double fraction, co
 
 namespace {
 
-/// The joint friction and drive unknowns of `--friction` / `--armature`, after the torque offsets:
+/// The joint torque sensor gains of `--torque-gains`, after the offsets. A sensor reading g tau + o
+/// enters the equations as Y pi + o' + d tau_m = tau_m with d = 1 - 1/g and o' = o / g: linear, its
+/// column the offset's column times the measured torque. A set without measured contact wrenches
+/// cannot tell the gains from the inertial parameters: every gain halved and every mass doubled read
+/// the same joint torques.
+void add_torque_gain_unknowns(InertialProblem& p) {
+  const InertialIdentificationOptions& o = p.options;
+  if (!o.torque_gains) return;
+  if (p.set.torque_joints.empty())
+    throw std::invalid_argument("--torque-gains: sensor set '" + o.sensors + "' uses no joint torque sensor");
+  if (p.set.contact_frames.empty())
+    throw std::invalid_argument(
+        "--torque-gains: sensor set '" + o.sensors +
+        "' measures no contact wrench, so the joint torque sensors' gains and the inertial parameters scale "
+        "together (every gain halved and every mass doubled read the same torques); use a set with the contacts' "
+        "force/torque sensors (full)");
+  if (p.fixed_part) throw std::invalid_argument("--torque-gains with --fix-mass-com: not yet");
+  for (int b : p.set.torque_joints)
+    p.unknown_names.push_back("gain." + p.model.bodies[static_cast<std::size_t>(b)].joint_name);
+  p.num_torque_gains = static_cast<int>(p.set.torque_joints.size());
+  p.num_offsets += p.num_torque_gains;
+}
+
+/// The joint friction and drive unknowns of `--friction` / `--armature`, after the torque sensors' offsets and gains:
 /// one per joint with a torque sensor in the set and term, except the terms whose column the base
 /// parameters already have (found at random states: an armature grouped with a link inertia), which
 /// go to grouped_friction. Appends their names ("friction.TERM.JOINT") to unknown_names.
@@ -501,6 +530,7 @@ InertialProblem prepare_inertial_identification(const InertialIdentificationOpti
         "offset." +
         model.bodies[static_cast<std::size_t>(p.set.torque_joints[static_cast<std::size_t>(k)])].joint_name);
   p.num_torque_offsets = p.num_offsets;
+  add_torque_gain_unknowns(p);
   add_friction_unknowns(p);
   p.unknown_names.insert(p.unknown_names.end(), names.begin(), names.end());
   if (p.cad_prior) {
@@ -600,9 +630,14 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
       A_all.resize(m, np);
       const int n_torque = p.num_torque_offsets;
       if (n_torque > 0) A_all.leftCols(n_torque) = rows.torque_offset_columns();
+      for (int k = 0; k < p.num_torque_gains; ++k) {
+        const int joint_body = p.set.torque_joints[static_cast<std::size_t>(k)];
+        A_all.col(n_torque + k) = rows.torque_offset_columns().col(k) *
+                                  s.joint_torques[model.bodies[static_cast<std::size_t>(joint_body)].idx_v];
+      }
       for (std::size_t f = 0; f < p.friction.size(); ++f) {
         const InertialProblem::FrictionUnknown& u = p.friction[f];
-        A_all.col(n_torque + static_cast<Eigen::Index>(f)) =
+        A_all.col(p.first_friction_unknown() + static_cast<Eigen::Index>(f)) =
             rows.torque_offset_columns().col(u.sensor) *
             joint_friction_regressor(u.term, s.v[u.velocity_index], s.a[u.velocity_index],
                                      p.friction_terms.coulomb_smoothing_velocity);
@@ -823,7 +858,7 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
                                 .triangularView<Eigen::Upper>()
                                 .solve(z.head(n_off) - R.topRightCorner(n_off, nx) * x_final);
     for (std::size_t f = 0; f < p.friction.size(); ++f) {
-      const Eigen::Index k = p.num_torque_offsets + static_cast<Eigen::Index>(f);
+      const Eigen::Index k = p.first_friction_unknown() + static_cast<Eigen::Index>(f);
       r.friction.push_back({p.friction[f].joint, p.friction[f].term, p.friction[f].velocity_index, offsets[k],
                             sol.standard_deviation[k], std::nullopt, ""});
     }
@@ -833,15 +868,22 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
                                   model.bodies[static_cast<std::size_t>(b)].idx_v, offsets[k],
                                   sol.standard_deviation[k]});
     }
+    for (int k = 0; k < p.num_torque_gains; ++k) {
+      const int b = p.set.torque_joints[static_cast<std::size_t>(k)];
+      const Eigen::Index i = p.num_torque_offsets + k;
+      const double g = 1.0 / (1.0 - offsets[i]);  // d = 1 - 1/g; dg/dd = g^2
+      r.torque_gains.push_back({model.bodies[static_cast<std::size_t>(b)].joint_name,
+                                model.bodies[static_cast<std::size_t>(b)].idx_v, g, g * g * sol.standard_deviation[i]});
+    }
   }
   if (!p.friction.empty() && !p.fixed_part) {
     // The fit without the friction columns: the folded problem ||R x - z||^2 with those columns
     // dropped is the least squares of the same rows without them.
-    const int n_torque = p.num_torque_offsets, nf = static_cast<int>(p.friction.size());
+    const int n_sensor = p.first_friction_unknown(), nf = static_cast<int>(p.friction.size());
     MatrixX R_keep(np, np - nf);
-    R_keep << e.information_factor.leftCols(n_torque), e.information_factor.rightCols(nx);
+    R_keep << e.information_factor.leftCols(n_sensor), e.information_factor.rightCols(nx);
     const VectorX y = R_keep.colPivHouseholderQr().solve(e.factor_rhs);
-    r.torque_offsets_without_friction = y.head(n_torque);
+    r.torque_offsets_without_friction = y.head(n_sensor);
     r.base_values_without_friction = y.tail(nx);
   }
   for (const auto& [u, g] : p.grouped_friction) {
@@ -1008,6 +1050,10 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
       for (int k = 0; k < p.num_torque_offsets; ++k)
         pred_without_friction[model.bodies[static_cast<std::size_t>(p.set.torque_joints[static_cast<std::size_t>(k)])]
                                   .idx_v] += (*r.torque_offsets_without_friction)[k];
+      for (int k = 0; k < p.num_torque_gains; ++k) {
+        const int v = model.bodies[static_cast<std::size_t>(p.set.torque_joints[static_cast<std::size_t>(k)])].idx_v;
+        pred_without_friction[v] += (*r.torque_offsets_without_friction)[p.num_torque_offsets + k] * s.joint_torques[v];
+      }
     }
     VectorX truth_friction = VectorX::Zero(model.nv);
     for (const JointFrictionTerm& fr : r.friction) {
@@ -1016,6 +1062,10 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
       if (fr.grouped_with.empty()) pred_identified[fr.velocity_index] += fr.value * x;
       if (fr.truth) truth_friction[fr.velocity_index] += *fr.truth * x;
     }
+    // A gain enters as the training rows have it, Y pi + o' + d tau_m = f with d = 1 - 1/g: the
+    // measured joint torque, not the whole generalized force (which carries the contacts' share).
+    for (const TorqueGain& g : r.torque_gains)
+      pred_identified[g.velocity_index] += (1.0 - 1.0 / g.value) * s.joint_torques[g.velocity_index];
     contact_projector.resize(0, 0);
     if (f.allFinite())
       contact_projector = project_sensors(model, projection_data, s.q, contacts_unmeasured, contact_frames).projector;
@@ -1170,6 +1220,11 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
     for (const TorqueOffset& t : r.torque_offsets)
       offsets.push_back({{"joint", t.joint}, {"offset", t.value}, {"std", t.std}});
     j["torque_offsets"] = offsets;
+  }
+  if (o.torque_gains) {
+    json gains = json::array();
+    for (const TorqueGain& t : r.torque_gains) gains.push_back({{"joint", t.joint}, {"gain", t.value}, {"std", t.std}});
+    j["torque_gains"] = gains;
   }
   if (!r.friction.empty()) {
     json friction = json::object();

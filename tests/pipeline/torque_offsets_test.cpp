@@ -14,6 +14,7 @@
 #include "dynid/scenarios/scenario.hpp"
 #include "support/scratch_files.hpp"
 #include "support/test_models.hpp"
+#include "support/torque_stream_edit.hpp"
 
 namespace dynid {
 namespace {
@@ -23,28 +24,8 @@ double injected_offset(int k) { return (k % 2 == 0 ? 0.4 : -0.6) * (1.0 + 0.08 *
 
 /// A copy of `dir` whose torques.csv reads the joint torques plus injected_offset(channel).
 std::string with_offsets(const std::string& dir, const std::string& name) {
-  const std::string out = test::fresh_dir("torque_offsets", name);
-  std::filesystem::create_directories(out);
-  for (const auto& entry : std::filesystem::directory_iterator(dir))
-    std::filesystem::copy(entry.path(), out + "/" + entry.path().filename().string(),
-                          std::filesystem::copy_options::recursive | std::filesystem::copy_options::overwrite_existing);
-  std::istringstream in(test::read_file(dir + "/torques.csv"));
-  std::ofstream csv(out + "/torques.csv");
-  std::string line;
-  std::getline(in, line);
-  csv << line << "\n";  // header
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    std::string field;
-    for (int c = 0; std::getline(fields, field, ','); ++c) {
-      if (c > 0) csv << ",";
-      char text[40];
-      std::snprintf(text, sizeof text, "%.12g", std::stod(field) + (c > 0 ? injected_offset(c - 1) : 0.0));
-      csv << (c == 0 ? field : std::string(text));
-    }
-    csv << "\n";
-  }
-  return out;
+  return test::with_torque_readings(dir, "torque_offsets", name,
+                                    [](int k, double value) { return value + injected_offset(k); });
 }
 
 InertialIdentificationResult identify(const std::string& train, const std::string& evaluation, bool offsets) {

@@ -75,6 +75,10 @@ struct InertialIdentificationOptions {
   std::string weighting = "sensors";
   /// Also estimate a constant offset of each joint torque sensor the set uses (docs/identification.md).
   bool torque_offsets = false;
+  /// Also estimate the gain of each joint torque sensor the set uses (the sensor reads g times the
+  /// joint torque): needs measured contact wrenches, which fix the scale the gains share with the
+  /// inertial parameters (docs/identification.md, "Joint torque sensor gains").
+  bool torque_gains = false;
   /// Joint friction and drive unknowns per joint with a torque sensor in the set
   /// (ident/joint_friction.hpp): `friction` "viscous,coulomb,offset" (any subset; empty: none),
   /// `armature` the reflected rotor inertia, `coulomb_smoothing_velocity` v_s of tanh(qd / v_s) [rad/s].
@@ -150,6 +154,15 @@ struct TorqueOffset {
   double std = 0.0;    ///< its standard deviation
 };
 
+/// An estimated joint torque sensor gain: the sensor reads `value` times the joint torque (plus its
+/// offset, with `torque_offsets`: value x (torque + offset)).
+struct TorqueGain {
+  std::string joint;
+  int velocity_index = 0;
+  double value = 1.0;  ///< [-]
+  double std = 0.0;    ///< its standard deviation
+};
+
 /// An estimated joint friction or drive term (ident/joint_friction.hpp), or one grouped with the
 /// base parameters (then not estimated: `grouped_with` names the base parameter that carries it).
 struct JointFrictionTerm {
@@ -198,12 +211,14 @@ struct InertialIdentificationResult {
   /// than the nominal one, each a sentence with both RMS values: the data do not support the fit there.
   std::vector<std::string> warnings;
   std::vector<TorqueOffset> torque_offsets;  ///< with `torque_offsets`
+  std::vector<TorqueGain> torque_gains;      ///< with `torque_gains`
   std::vector<JointFrictionTerm> friction;   ///< with `friction` / `armature`
   /// With a truth model whose sidecar has the friction: max over the estimated terms of
   /// |identified - truth| / max(|truth|, 1 % of the largest truth of the same term).
   std::optional<double> friction_max_rel_error;
   /// With friction: the same least squares without the friction columns (solved from the folded
-  /// factor, no second pass), its base parameters and torque sensor offsets, and its held-out joint
+  /// factor, no second pass), its base parameters and torque sensor unknowns (offsets, then gains as
+  /// d = 1 - 1/g), and its held-out joint
   /// torque RMS, so a user sees how much the friction terms explain.
   std::optional<VectorX> base_values_without_friction, torque_offsets_without_friction;
   std::optional<double> torque_rms_without_friction;
@@ -250,9 +265,13 @@ struct InertialProblem {
   /// indices of the estimated standard parameters.
   std::optional<VectorX> fixed_part;
   std::vector<int> free_params;
-  VectorX x_nominal;    ///< nominal value of each inertial unknown (the prior's target)
-  int num_offsets = 0;  ///< unknowns before the inertial ones: torque sensor offsets, then friction
+  VectorX x_nominal;  ///< nominal value of each inertial unknown (the prior's target)
+  /// Unknowns before the inertial ones: torque sensor offsets, torque sensor gains (as
+  /// d = 1 - 1/g), then friction.
+  int num_offsets = 0;
   int num_torque_offsets = 0;
+  int num_torque_gains = 0;
+  int first_friction_unknown() const { return num_torque_offsets + num_torque_gains; }
   /// Joint friction and drive unknowns (after the torque offsets), and the terms grouped with the
   /// base parameters (FrictionGrouping), each with its coefficients on the base parameters.
   JointFrictionTerms friction_terms;
