@@ -89,43 +89,71 @@ void write_identification_report(const InertialIdentificationResult& r, const st
 
   report.heading("Validation on held-out motion: RMS of the equation residuals");
   report.paragraph("Held-out motion: " + r.validation_data + ".");
+  // A fixed-base robot has no base rows: its validation is the joint torques alone.
+  const bool floating = r.identified_model.floating_base;
   ReportTable rms;
   rms.caption = "Nominal vs identified model (paper 004 fig. 6)";
   rms.header = {"quantity", "nominal", "identified"};
-  rms.rows.push_back({"base force [N]", number(r.nominal_rms.force), number(r.identified_rms.force)});
-  rms.rows.push_back({"base moment [N m]", number(r.nominal_rms.moment), number(r.identified_rms.moment)});
-  rms.rows.push_back(
-      {"joint torque [N m]", optional_number(r.nominal_rms.torque), optional_number(r.identified_rms.torque)});
-  rms.rows.push_back({"projected force (contact forces projected out)", optional_number(r.nominal_rms.projected),
-                      optional_number(r.identified_rms.projected)});
-  rms.rows.push_back({"total mass [kg]", number(r.nominal_total_mass), number(r.total_mass)});
-  if (r.truth_rms) {  // simulation: the true model on the same samples, the floor the data path leaves
-    rms.header.push_back("true model");
-    rms.rows[0].push_back(number(r.truth_rms->force));
-    rms.rows[1].push_back(number(r.truth_rms->moment));
-    rms.rows[2].push_back(optional_number(r.truth_rms->torque));
-    rms.rows[3].push_back(optional_number(r.truth_rms->projected));
-    rms.rows[4].push_back(r.truth_total_mass ? number(*r.truth_total_mass) : "");
+  if (r.truth_rms) rms.header.push_back("true model");  // simulation: the floor the data path leaves
+  const auto add_row = [&](const std::string& quantity, const std::string& nominal, const std::string& identified,
+                           const std::string& truth) {
+    rms.rows.push_back({quantity, nominal, identified});
+    if (r.truth_rms) rms.rows.back().push_back(truth);
+  };
+  if (floating) {
+    add_row("base force [N]", number(r.nominal_rms.force), number(r.identified_rms.force),
+            r.truth_rms ? number(r.truth_rms->force) : "");
+    add_row("base moment [N m]", number(r.nominal_rms.moment), number(r.identified_rms.moment),
+            r.truth_rms ? number(r.truth_rms->moment) : "");
   }
+  add_row("joint torque [N m]", optional_number(r.nominal_rms.torque), optional_number(r.identified_rms.torque),
+          r.truth_rms ? optional_number(r.truth_rms->torque) : "");
+  if (floating)
+    add_row("projected force (contact forces projected out)", optional_number(r.nominal_rms.projected),
+            optional_number(r.identified_rms.projected), r.truth_rms ? optional_number(r.truth_rms->projected) : "");
+  add_row("total mass [kg]", number(r.nominal_total_mass), number(r.total_mass),
+          r.truth_total_mass ? number(*r.truth_total_mass) : "");
   report.table(rms);
   for (const std::string& w : r.warnings) report.paragraph("Warning: " + w + ".");
   BarPlot bars;
   bars.title = "RMS on held-out motion";
   bars.y_label = "RMS";
-  bars.categories = {"base force [N]", "base moment [N m]"};
   bars.groups = {"nominal", "identified"};
-  bars.values = {{r.nominal_rms.force, r.nominal_rms.moment}, {r.identified_rms.force, r.identified_rms.moment}};
+  bars.values = {{}, {}};
+  if (floating) {
+    bars.categories = {"base force [N]", "base moment [N m]"};
+    bars.values = {{r.nominal_rms.force, r.nominal_rms.moment}, {r.identified_rms.force, r.identified_rms.moment}};
+  }
   if (r.nominal_rms.torque && r.identified_rms.torque) {
     bars.categories.push_back("joint torque [N m]");
     bars.values[0].push_back(*r.nominal_rms.torque);
     bars.values[1].push_back(*r.identified_rms.torque);
   }
-  if (r.nominal_rms.projected && r.identified_rms.projected) {
+  if (floating && r.nominal_rms.projected && r.identified_rms.projected) {
     bars.categories.push_back("projected force");
     bars.values[0].push_back(*r.nominal_rms.projected);
     bars.values[1].push_back(*r.identified_rms.projected);
   }
   report.bars(bars);
+
+  // Per joint: where the model helps and where a joint's torque stays unexplained.
+  ReportTable per_joint;
+  per_joint.caption = "Held-out joint torque RMS per joint [N m]";
+  per_joint.header = {"joint", "nominal", "identified"};
+  if (r.without_friction_rms) per_joint.header.push_back("identified, friction terms left out");
+  if (r.truth_rms) per_joint.header.push_back("true model");
+  const auto at = [](const ValidationRms& v, std::size_t i) {
+    return i < v.per_coordinate.size() && v.per_coordinate[i] ? number(*v.per_coordinate[i]) : std::string();
+  };
+  for (std::size_t b = 1; b < r.identified_model.bodies.size(); ++b) {
+    const Body& body = r.identified_model.bodies[b];
+    const std::size_t i = static_cast<std::size_t>(body.idx_v);
+    if (body.joint_name.empty() || body.nv != 1 || at(r.identified_rms, i).empty()) continue;
+    per_joint.rows.push_back({body.joint_name, at(r.nominal_rms, i), at(r.identified_rms, i)});
+    if (r.without_friction_rms) per_joint.rows.back().push_back(at(*r.without_friction_rms, i));
+    if (r.truth_rms) per_joint.rows.back().push_back(at(*r.truth_rms, i));
+  }
+  if (!per_joint.rows.empty()) report.table(per_joint);
 
   static const char* const kAxes[6] = {"force x [N]",    "force y [N]",    "force z [N]",
                                        "moment x [N m]", "moment y [N m]", "moment z [N m]"};

@@ -124,6 +124,8 @@ std::pair<double, double> source_time_range(const InertialIdentificationOptions&
 struct RmsAccumulator {
   double force2 = 0.0, moment2 = 0.0, torque2 = 0.0, projected2 = 0.0;
   long samples = 0, torque_count = 0, projected_count = 0, projected_samples = 0;
+  std::vector<double> coordinate2;  // per generalized coordinate: sum of squares, and count
+  std::vector<long> coordinate_count;
   /// `projector`: V_c^T of the contacts, or empty when a joint torque is not measured.
   void add(const VectorX& residual, bool floating, const MatrixX& projector) {
     if (projector.size() > 0) {
@@ -136,10 +138,14 @@ struct RmsAccumulator {
       force2 += residual.head<3>().squaredNorm();
       moment2 += residual.segment<3>(3).squaredNorm();
     }
+    coordinate2.resize(static_cast<std::size_t>(residual.size()), 0.0);
+    coordinate_count.resize(static_cast<std::size_t>(residual.size()), 0);
     for (Eigen::Index i = j0; i < residual.size(); ++i)
       if (std::isfinite(residual[i])) {
         torque2 += residual[i] * residual[i];
         ++torque_count;
+        coordinate2[static_cast<std::size_t>(i)] += residual[i] * residual[i];
+        ++coordinate_count[static_cast<std::size_t>(i)];
       }
     ++samples;
   }
@@ -157,6 +163,10 @@ struct RmsAccumulator {
     if (torque_count > 0) r.torque = std::sqrt(torque2 / static_cast<double>(torque_count));
     if (projected_samples == samples && projected_count > 0)
       r.projected = std::sqrt(projected2 / static_cast<double>(projected_count));
+    r.per_coordinate.resize(coordinate2.size());
+    for (std::size_t i = 0; i < coordinate2.size(); ++i)
+      if (coordinate_count[i] > 0)
+        r.per_coordinate[i] = std::sqrt(coordinate2[i] / static_cast<double>(coordinate_count[i]));
     return r;
   }
 };
@@ -1117,7 +1127,10 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
   r.nominal_rms = acc_nominal.rms();
   r.identified_rms = acc_identified.rms();
   if (pi_truth) r.truth_rms = acc_truth.rms();
-  if (pi_without_friction) r.torque_rms_without_friction = acc_without_friction.rms().torque;
+  if (pi_without_friction) {
+    r.without_friction_rms = acc_without_friction.rms();
+    r.torque_rms_without_friction = r.without_friction_rms->torque;
+  }
   r.warnings.clear();
   const auto worse = [&](const char* what, const char* unit, double nominal, double identified) {
     if (identified > nominal)
@@ -1277,6 +1290,22 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
   v["band_hz"] = o.parallel_filter.cutoff_hz > 0.0 ? json(o.parallel_filter.cutoff_hz) : json(nullptr);
   // With friction: the same fit without the friction columns (how much the friction explains).
   if (r.torque_rms_without_friction) v["torque_rms"]["identified_without_friction"] = *r.torque_rms_without_friction;
+  // Per joint with a measured torque: {joint: {nominal, identified[, truth][, identified_without_friction]}}.
+  json per_joint = json::object();
+  const auto at = [](const ValidationRms& rms, std::size_t i) {
+    return i < rms.per_coordinate.size() && rms.per_coordinate[i] ? json(*rms.per_coordinate[i]) : json(nullptr);
+  };
+  for (std::size_t b = 1; b < p.model.bodies.size(); ++b) {
+    const Body& body = p.model.bodies[b];
+    if (body.joint_name.empty() || body.nv != 1) continue;
+    const std::size_t i = static_cast<std::size_t>(body.idx_v);
+    if (i >= r.identified_rms.per_coordinate.size() || !r.identified_rms.per_coordinate[i]) continue;
+    json joint = {{"nominal", at(r.nominal_rms, i)}, {"identified", at(r.identified_rms, i)}};
+    if (r.truth_rms) joint["truth"] = at(*r.truth_rms, i);
+    if (r.without_friction_rms) joint["identified_without_friction"] = at(*r.without_friction_rms, i);
+    per_joint[body.joint_name] = joint;
+  }
+  v["torque_rms_per_joint"] = per_joint;
   j["validation"] = v;
   if (!r.parameter_error_vs_nominal.empty()) {
     json ratios = json::object();

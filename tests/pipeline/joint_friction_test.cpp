@@ -311,6 +311,21 @@ TEST(JointFriction, RealisticSensorsWithinThreeStdAndFrictionColumnsHalveHeldOut
   EXPECT_TRUE(summary["friction"]["elbow"]["viscous"].is_number());
   EXPECT_TRUE(summary["friction"]["elbow"]["std"]["armature"].is_number());
   EXPECT_EQ(summary["friction"]["shoulder_yaw"]["grouped_with"]["armature"].get<std::string>().rfind("upper0", 0), 0u);
+  // Per joint: every joint's torque is measured at every sample, so the mean of the per-joint
+  // squares is the overall square; the fit without friction columns, per joint, is the separate
+  // run's.
+  const nlohmann::json& per_joint = summary["validation"]["torque_rms_per_joint"];
+  ASSERT_EQ(per_joint.size(), 4u);
+  const nlohmann::json separate = nlohmann::json::parse(without.summary_json)["validation"]["torque_rms_per_joint"];
+  double mean_square = 0.0;
+  for (const auto& [joint, rms] : per_joint.items()) {
+    mean_square += std::pow(rms["identified"].get<double>(), 2) / 4.0;
+    EXPECT_GT(rms["nominal"].get<double>(), rms["identified"].get<double>()) << joint;
+    EXPECT_NEAR(rms["identified_without_friction"].get<double>(), separate[joint]["identified"].get<double>(),
+                1e-6 * separate[joint]["identified"].get<double>())
+        << joint;
+  }
+  EXPECT_NEAR(std::sqrt(mean_square), *r.identified_rms.torque, 1e-9 * *r.identified_rms.torque);
 }
 
 TEST(JointFriction, FixedBaseFlagNeedsNoSidecar) {

@@ -127,6 +127,9 @@ struct ValidationRms {
   /// directions, N and N m combinations on the base), basis independent. When every joint torque is
   /// measured.
   std::optional<double> projected;
+  /// Per generalized coordinate (nv; the base's rows stay empty): the RMS of that joint's torque
+  /// residual over the samples where it is measured.
+  std::vector<std::optional<double>> per_coordinate;
 };
 
 /// Time series of the validation motion (decimated to at most ~2000 points) for the report.
@@ -222,6 +225,7 @@ struct InertialIdentificationResult {
   /// torque RMS, so a user sees how much the friction terms explain.
   std::optional<VectorX> base_values_without_friction, torque_offsets_without_friction;
   std::optional<double> torque_rms_without_friction;
+  std::optional<ValidationRms> without_friction_rms;  ///< with friction: every RMS of that fit
   /// With the CAD prior: c (the equations' error in units of their sensors' noise, squared), and per
   /// inertial unknown (base parameter, or free standard parameter in two-phase mode) its prior
   /// standard deviation and how much of its prior variance the data removed (0 kept at CAD .. 1
