@@ -7,8 +7,9 @@ the walking part (from the first lift-off to the last touch-down), per kind of p
 duration, the share of the vertical ground force on the planned swing foot, and the left knee's mean
 and RMS torque and its integral of tau^2 dt (the winding heat I^2 R follows it); then the swing
 foot's share of the weight in each tenth of the planned single supports (a late weight shift shows
-as load early in the tenths, an early touch-down as load late), and the left knee's mean torque in
-each tenth of the planned left stances.
+as load early in the tenths, an early touch-down as load late), the left knee's mean torque in
+each tenth of the planned left stances, and how much of both knees' integral of tau^2 dt falls around
+the planned touch-downs (the landing leg's knee, 20 ms before to 150 ms after: the impacts).
 
     python3 tools/walk_support_phases.py DATASET_DIR [DATASET_DIR ...]
 """
@@ -36,6 +37,9 @@ def main(directories):
         stats = {}  # (category, support) -> [samples, swing share, tau, tau^2]
         tenths = [[0.0, 0] for _ in range(10)]
         stance_tau = [[0.0, 0] for _ in range(10)]
+        # Touch-downs: the end of each planned single support, landing the foot that was swinging.
+        landings = [(s["end"], "r" if s["support"] == "left" else "l") for s in walk if s["category"] == "single-support"]
+        knees_tau2 = landing_tau2 = 0.0
         dt = (float(rows[-1]["time"]) - float(rows[0]["time"])) / (len(rows) - 1)
         k = 0
         for row in rows:
@@ -53,6 +57,11 @@ def main(directories):
             swing = {"left": fr, "right": fl}.get(seg["support"], 0.0)  # support names the stance foot
             share = swing / total if total > 0.0 else 0.0
             tau = float(row["tau.l_knee"])
+            for side in ("l", "r"):
+                knee = float(row[f"tau.{side}_knee"])
+                knees_tau2 += knee * knee * dt
+                if any(foot == side and -0.02 <= t - land <= 0.15 for land, foot in landings):
+                    landing_tau2 += knee * knee * dt
             s = stats.setdefault((seg["category"], seg["support"]), [0, 0.0, 0.0, 0.0])
             s[0] += 1
             s[1] += share
@@ -75,6 +84,8 @@ def main(directories):
               " ".join(f"{s / n:.2f}" if n else "-" for s, n in tenths))
         print("  l_knee mean torque per tenth of the planned left stances [N m]: " +
               " ".join(f"{s / n:+.2f}" if n else "-" for s, n in stance_tau))
+        print(f"  both knees' integral tau^2 dt over the walking phases: {knees_tau2:.1f}, around the "
+              f"touch-downs: {landing_tau2:.1f} ({100.0 * landing_tau2 / knees_tau2:.1f} %)")
 
 
 if __name__ == "__main__":
