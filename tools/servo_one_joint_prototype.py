@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""Does gear backlash make a stiff MX-106 P servo hunt and spend energy? (issue 13, docs/actuators.md)
+"""Do gear backlash or stiction make a stiff MX-106 P servo spend more energy than a compliant one?
+(issue 13, docs/actuators.md)
 
-A one-joint prototype outside dynid's simulator, written to decide whether backlash is worth building
-into the walking testbed: paper 002's servo (the model of src/locomotion/servo_model.cpp: the MX
+One-joint prototypes outside dynid's simulator, written to decide whether either is worth building
+into the walking testbed.
+
+1. Backlash: paper 002's servo (the model of src/locomotion/servo_model.cpp: the MX
 firmware's P controller at 1 kHz on the 12-bit encoder at the OUTPUT, U = k_ctrl k_P U_bat (q_d - q),
 DC motor with back-EMF, Coulomb + Stribeck + viscous gear friction) with the true servo of seed 1's
 magnitudes (friction x1.4, R x1.03), but with the rotor as its own body (reflected inertia J_r =
@@ -18,7 +21,17 @@ and how often the current changes sign per second: a limit cycle across the dead
 shows as fast current and many sign changes. Before that it checks
 its integrator against the closed form of the rotor crossing the dead zone at constant voltage.
 
-    python3 tools/servo_backlash_prototype.py          # about 15 s
+2. Stiction: the same servo with a rigid gear, its friction once as dynid simulates it (the sign
+smoothed by tanh(qdot / 0.02 rad/s), which never holds a load at rest) and once with true stiction
+(Karnopp: at rest the gear holds any net torque up to the static friction, else slides with the
+Stribeck curve). A link of 0.05 kg m^2 under a load of 3 +- 1.5 N m (1.9 Hz; a stance knee's order)
+follows a 0.7 Hz reference of +-0.15 rad with dwells (the sine clipped and smoothed); controllers:
+(a) P at register 128, (c) P at 44.8 plus the exact model's feed-forward voltage (eq. 19 with the
+true load), and P at 128 plus the same feed-forward (the same motion at the stiff gain). Before that
+it checks the stiction: a joint at rest without motor torque holds 0.9 times the static friction and
+breaks away under 1.1 times with the acceleration (load - static friction) / J.
+
+    python3 tools/servo_one_joint_prototype.py          # about 1 minute
 """
 
 import math
@@ -115,8 +128,82 @@ def run(register, backlash_deg, load, jl, kg, amp=0.02, freq=1.0, duration=1.5, 
     return energy / span, math.sqrt(i2 / span), math.sqrt(hf2 / span), sign_changes / span
 
 
+def stribeck(w):
+    beta = math.exp(-abs(w / VS))
+    return math.copysign((1.0 - beta) * TC + beta * TS, w) + CV * w
+
+
+def rigid_joint_acceleration(w, motor, load, j, stiction):
+    """Joint acceleration and whether the joint sticks this step (Karnopp's stick band at |w| < 1e-4)."""
+    if not stiction:
+        return (motor - load - friction(w)) / j, False
+    if abs(w) < 1e-4:
+        net = motor - load
+        if abs(net) <= TS:
+            return 0.0, True
+        return (net - math.copysign(TS, net)) / j, False
+    return (motor - load - stribeck(w)) / j, False
+
+
+def check_stiction():
+    j, span = 0.05, 2e-4  # short enough that the Stribeck drop stays below 1 % of the net torque
+    for factor, moves in ((0.9, False), (1.1, True)):
+        w = 0.0
+        for _ in range(int(round(span / DT))):
+            acc, stuck = rigid_joint_acceleration(w, 0.0, -factor * TS, j, True)
+            w = 0.0 if stuck else w + acc * DT
+        expected = (factor - 1.0) * TS / j * span if moves else 0.0
+        if abs(w - expected) > 0.02 * abs(expected) + 1e-15:
+            sys.exit(f"stiction check failed at {factor} x static friction: speed {w:.4e} rad/s, expected {expected:.4e}")
+    print(f"check: at rest the joint holds 0.9 x static friction; under 1.1 x it breaks away at "
+          f"{0.1 * TS / j:.3f} rad/s^2 (the closed form (load - static friction) / J)")
+
+
+def dwell_reference(t, amplitude=0.15, freq=0.7):
+    def position(tt):
+        s = max(-1.0, min(1.0, 2.0 * math.sin(2.0 * math.pi * freq * tt)))
+        return amplitude * s * (1.5 - 0.5 * s * s)
+
+    h = 1e-4
+    return (position(t), (position(t + h) - position(t - h)) / (2.0 * h),
+            (position(t + h) - 2.0 * position(t) + position(t - h)) / (h * h))
+
+
+def run_stiction(register, feedforward, stiction, j=0.05, duration=6.0):
+    q = w = u = 0.0
+    energy = i2 = e2 = 0.0
+    measured = 0
+    for k in range(int(duration / DT)):
+        t = k * DT
+        load = 3.0 + 1.5 * math.sin(2.0 * math.pi * 1.9 * t)
+        if k % PER_CONTROL == 0:
+            qr, vr, ar = dwell_reference(t)
+            encoder = round(q / COUNT) * COUNT
+            u = volts_per_rad(register) * (qr - encoder)
+            if feedforward:  # the exact model's voltage for the planned motion (eq. 19), sign smoothed
+                beta = math.exp(-abs(vr / VS))
+                f_plan = math.tanh(vr / 0.05) * ((1.0 - beta) * TC + beta * TS) + CV * vr
+                u += R / (N * KT) * (load + j * ar + f_plan) + N * KT * vr
+            u = max(-UB, min(UB, u))
+        i = motor_current(u, w)
+        acc, stuck = rigid_joint_acceleration(w, N * KT * i, load, j, stiction)
+        w_next = 0.0 if stuck else w + acc * DT
+        if stiction and w != 0.0 and w_next * w < 0.0:
+            w_next = 0.0  # a reversal passes through rest
+        w = w_next
+        q += w * DT
+        if t >= 1.0:
+            measured += 1
+            energy += u * i * DT
+            i2 += i * i * DT
+            e2 += (q - dwell_reference(t)[0]) ** 2
+    span = measured * DT
+    return energy / span, math.sqrt(i2 / span), math.sqrt(e2 / measured)
+
+
 def main():
     check_gap_crossing()
+    check_stiction()
     print("link J_L [kg m^2] | mesh k_g [N m/rad] | P register | backlash [deg] | U I [W] | I rms [A] | "
           "I rms above 16 Hz [A] | current sign changes [1/s]")
     for jl in (0.002, 0.01, 0.05, 0.4):
@@ -126,6 +213,13 @@ def main():
                     p, irms, hf, changes = run(register, backlash, 0.05, jl, kg)
                     print(f"{jl} | {kg:.0f} | {register} | {backlash} | {p:.3f} | {irms:.3f} | {hf:.3f} | {changes:.0f}",
                           flush=True)
+    print("friction | controller | U I [W] | I rms [A] | tracking RMS [rad]")
+    for stiction in (False, True):
+        for register, feedforward, name in ((128.0, False, "(a) P 128"), (44.8, True, "(c) P 44.8 + feed-forward"),
+                                            (128.0, True, "P 128 + feed-forward")):
+            p, irms, err = run_stiction(register, feedforward, stiction)
+            print(f"{'stiction' if stiction else 'smoothed sign'} | {name} | {p:.3f} | {irms:.3f} | {err:.4f}",
+                  flush=True)
 
 
 if __name__ == "__main__":
