@@ -1,7 +1,7 @@
 // dynid simulate MODEL --scenario NAME --out DIR [--seed N] [--noise none|realistic] [--slope DEG]
 //                [--steps N] [--speed MPS] [--lock-upper-body] [--bus-rate HZ]
 //                [--motion M] [--duration S]
-//                [--servo-control high-gain|low-gain|feed-forward [--actuator-model SIDECAR.yaml]]
+//                [--servo-control high-gain|low-gain|feed-forward [--actuator-model SIDECAR.yaml] [--servo-kp K]]
 //                [--perturb none|all|LIST]
 
 #include <unistd.h>
@@ -29,6 +29,7 @@ void register_simulate(CLI::App& app, Action& action) {
     std::string motion = "paper004";
     double duration = 0.0;
     std::string servo_control, actuator_model;
+    double servo_kp = 0.0;
     std::string perturb = "none";
   };
   auto args = std::make_shared<Args>();
@@ -60,6 +61,8 @@ void register_simulate(CLI::App& app, Action& action) {
   cmd->add_option("--actuator-model", args->actuator_model,
                   "Actuators file of the feed-forward's model, e.g. identify actuator's actuator.yaml "
                   "(default: the datasheet)");
+  cmd->add_option("--servo-kp", args->servo_kp,
+                  "P gain k_P of the leg servos, 1.0 = MX P register 128 (default: 1.0 high-gain, 0.35 otherwise)");
   std::string built;
   for (const std::string& name : perturbation_names()) built += (built.empty() ? "" : ", ") + name;
   cmd->add_option("--perturb", args->perturb,
@@ -87,6 +90,7 @@ void register_simulate(CLI::App& app, Action& action) {
       options.duration_s = args->duration;
       options.servo_control = args->servo_control;
       options.actuator_model = args->actuator_model;
+      options.servo_kp = args->servo_kp;
       if (!args->quiet) options.progress = progress_line();
       check_scenario(robot, options);
       const ScenarioSummary s = run_scenario(robot, options);

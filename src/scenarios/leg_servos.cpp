@@ -58,13 +58,13 @@ std::vector<ActuatorModel> leg_actuator_models(const std::vector<ActuatorInfo>& 
   return out;
 }
 
-LegServos::LegServos(const Model& model, const std::vector<bool>& leg, ServoControl control,
+LegServos::LegServos(const Model& model, const std::vector<bool>& leg, ServoControl control, double k_p,
                      const std::vector<ActuatorModel>& models, unsigned seed, double timestep)
     : control_(control), servo_(ServoParameters{}), timestep_(timestep) {
   const ServoParameters datasheet;  // MX-106
   const TrueServo truth = make_true_servo(datasheet, seed);
   true_params_ = truth.params;
-  p_gain_ = servo_control_gain(control) * full_gain_register();
+  p_gain_ = k_p * full_gain_register();
   true_params_.p_gain = p_gain_;
   dead_time_s_ = truth.dead_time_s;
   supply_resistance_ohm_ = truth.supply_resistance_ohm;
@@ -123,6 +123,7 @@ void LegServos::apply(const VectorX& q, const VectorX& v, const VectorX& q_targe
     tau[j.idx_v] = s.joint_torque_nm;
     if (measuring) {
       j.energy_j += s.voltage_v * s.current_a * dt;
+      j.no_regeneration_energy_j += std::max(s.voltage_v * s.current_a, 0.0) * dt;
       j.supply_energy_j += supply * std::abs(s.current_a) * dt;
       const double e = q[j.idx_q] - q_target[j.idx_q];
       j.squared_error += e * e;
@@ -145,6 +146,9 @@ const LegServos::Joint& LegServos::joint(const std::string& name) const {
 }
 
 double LegServos::energy_j(const std::string& name) const { return joint(name).energy_j; }
+double LegServos::no_regeneration_energy_j(const std::string& name) const {
+  return joint(name).no_regeneration_energy_j;
+}
 double LegServos::supply_energy_j(const std::string& name) const { return joint(name).supply_energy_j; }
 
 const std::vector<double>& LegServos::current_history_a(const std::string& name) const {

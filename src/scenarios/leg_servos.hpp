@@ -37,11 +37,12 @@ class LegServos {
  public:
   /// `leg`: per body (Model::bodies index), whether its joint is a leg joint. `models`: the
   /// feed-forward model per leg joint in body order (empty: the datasheet's). `timestep`: the servo
-  /// period [s] (the physics step).
-  LegServos(const Model& model, const std::vector<bool>& leg, ServoControl control,
+  /// period [s] (the physics step). `k_p`: the normalised P gain (register k_p * full_gain_register()).
+  LegServos(const Model& model, const std::vector<bool>& leg, ServoControl control, double k_p,
             const std::vector<ActuatorModel>& models, unsigned seed, double timestep);
 
   ServoControl control() const { return control_; }
+  double k_p() const { return p_gain_ / full_gain_register(); }
   /// Reaction time of the feed-forward model [s] (the largest over the joints).
   double reaction_time_s() const;
   const ServoParameters& true_parameters() const { return true_params_; }
@@ -62,9 +63,14 @@ class LegServos {
   /// The leg joints, in body order.
   std::vector<std::string> joint_names() const;
 
-  /// Electrical energy the servo of `joint` drew from its supply while measuring: the integral of
-  /// U_bat |I| [J]. Throws for a joint that is not a leg joint.
+  /// Electrical energy of the motor of `joint` while measuring, the integral of U I dt (terminal
+  /// voltage times winding current: what the supply delivers through an ideal H-bridge, energy the
+  /// motor generates while braking returned to it) [J]. Throws for a joint that is not a leg joint.
   double energy_j(const std::string& joint) const;
+  /// The same counted as a driver that returns nothing: the integral of max(U I, 0) dt [J].
+  double no_regeneration_energy_j(const std::string& joint) const;
+  /// The integral of U_bat |I| dt [J]: the servo's current sensor times its supply voltage, what a
+  /// user logging the MX-106's current register gets (counts the PWM's off-time as drawn).
   double supply_energy_j(const std::string& joint) const;
   double total_energy_j() const;
   /// RMS of the true joint position minus the target over the leg joints and servo periods [rad].
@@ -83,7 +89,7 @@ class LegServos {
     double sent = 0.0;             ///< the command sent at the last bus period
     double last_current_a = 0.0;
     double reported_supply_v = 0.0;  ///< the supply register (0.1 V steps) at the last period
-    double energy_j = 0.0, supply_energy_j = 0.0, squared_error = 0.0;
+    double energy_j = 0.0, no_regeneration_energy_j = 0.0, supply_energy_j = 0.0, squared_error = 0.0;
     std::vector<double> abs_current_a;  ///< per servo period while measuring
   };
   const Joint& joint(const std::string& name) const;

@@ -238,6 +238,8 @@ void check_scenario(const Robot& robot, const ScenarioOptions& options) {
   if (!options.servo_control.empty() && options.scenario != "walk")
     throw std::invalid_argument("--servo-control is paper 002's walking comparison: it needs --scenario walk, not '" +
                                 options.scenario + "'");
+  if (options.servo_kp != 0.0 && options.servo_control.empty())
+    throw std::invalid_argument("--servo-kp is the P gain of --servo-control's leg servos; give --servo-control");
   if (!options.actuator_model.empty() && options.servo_control != "feed-forward")
     throw std::invalid_argument("--actuator-model is the model of --servo-control feed-forward");
   if (options.scenario == "servo-bench") return check_servo_bench(robot);
@@ -404,7 +406,7 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
     const scenario_detail::LegServos& legs = *run.legs;
     const auto [touchdown_peak_current, mean_current] = knee_touchdown_currents(run, run.sim->timestep());
     json knee_energy = json::object(), knee_tracking = json::object(), energy = json::object(),
-         tracking = json::object(), knee_supply = json::object();
+         tracking = json::object(), knee_supply = json::object(), knee_no_regeneration = json::object();
     for (const std::string& j : legs.joint_names()) {
       energy[j] = legs.energy_j(j);
       tracking[j] = legs.tracking_rms_rad(j);
@@ -413,22 +415,28 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
       knee_energy[side] = legs.energy_j(j);
       knee_tracking[side] = legs.tracking_rms_rad(j);
       knee_supply[side] = legs.supply_energy_j(j);
+      knee_no_regeneration[side] = legs.no_regeneration_energy_j(j);
     }
     summary["knee_energy_j"] = knee_energy;
     summary["tracking_rms_rad"] = legs.tracking_rms_rad();
     summary["servo_control"] = {
         {"control", to_string(legs.control())},
-        {"k_p", servo_control_gain(legs.control())},
+        {"k_p", legs.k_p()},
         {"p_gain_register", legs.p_gain_register()},
         {"feedforward_model", legs.control() != ServoControl::FeedForward ? "none"
                               : options.actuator_model.empty()            ? "datasheet"
                                                                           : options.actuator_model},
-        {"energy_definition", "integral of U_bat |I| dt per servo over the walk (after standing)"},
+        {"energy_definition",
+         "integral of U I dt (motor terminal voltage times winding current) per servo over the walk (after "
+         "standing); knee_no_regeneration_energy_j: of max(U I, 0); knee_supply_energy_j: of U_bat |I|"},
         {"leg_energy_j", legs.total_energy_j()},
         {"energy_per_joint_j", energy},
         {"knee_tracking_rms_rad", knee_tracking},
         {"tracking_rms_per_joint_rad", tracking},
         {"knee_supply_energy_j", knee_supply},
+        {"knee_no_regeneration_energy_j", knee_no_regeneration},
+        {"swing_foot_load_share",
+         run.swing_foot_load_samples > 0 ? run.swing_foot_load_share_sum / double(run.swing_foot_load_samples) : 0.0},
         {"knee_touchdown_peak_current_a", touchdown_peak_current},
         {"knee_mean_current_a", mean_current},
         {"feedforward_reaction_time_s", legs.reaction_time_s()},

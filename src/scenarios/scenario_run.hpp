@@ -85,6 +85,10 @@ struct Run {
   /// walk: planned touch-downs, seconds after the walk's start (when the leg servos start measuring),
   /// and whether the landing foot is the left one.
   std::vector<std::pair<double, bool>> touchdowns;
+  /// walk --servo-control: the share of the measured vertical ground force on the planned swing foot,
+  /// summed over the physics steps of the planned single supports, and their count.
+  double swing_foot_load_share_sum = 0.0;
+  long swing_foot_load_samples = 0;
   /// The true robot's sidecar when its actuators differ from the nominal one's (the arm's excite:
   /// true joint friction and armature); the simulation and recorder use it. Unset: the robot's.
   std::optional<RobotSidecar> truth_sidecar;

@@ -250,6 +250,11 @@ void check_walk(const Robot& robot, const ScenarioOptions& options) {
                                   num(kMaxServoControlMassKg) + " kg; " + robot.model.name + " weighs " +
                                   num(robot.model.total_mass()) + " kg");
     (void)walk_actuator_models(robot, options);  // the file, its entries, one per leg joint
+    // The MX firmware's P register is one byte (1-254 in use); k_P = 1.0 is register 128.
+    const double max_kp = 254.0 / full_gain_register();
+    if (options.servo_kp != 0.0 && !(options.servo_kp > 0.0 && options.servo_kp <= max_kp))
+      throw std::invalid_argument("--servo-kp " + num(options.servo_kp) + " is outside (0, " + num(max_kp) +
+                                  "]: the MX firmware's P register is 1-254, k_P 1.0 = register 128");
   }
 }
 
@@ -280,8 +285,10 @@ void run_walk(Run& run) {
     for (std::size_t b = 1; b < nominal.bodies.size(); ++b)
       if (nominal.bodies[b].joint_type == JointType::FreeFlyer) leg[b] = false;
     run.start(plan.q_ref.front(), leg);
-    run.legs = std::make_unique<LegServos>(nominal, leg, parse_servo_control(run.options.servo_control),
-                                           walk_actuator_models(run.robot, run.options), run.options.seed, dt);
+    const ServoControl control = parse_servo_control(run.options.servo_control);
+    run.legs = std::make_unique<LegServos>(
+        nominal, leg, control, run.options.servo_kp > 0.0 ? run.options.servo_kp : servo_control_gain(control),
+        walk_actuator_models(run.robot, run.options), run.options.seed, dt);
   }
   // Walking gains: gentle IMU tilt damping, no COP integral. The squat's gains (COP integral 0.5/s,
   // tilt 0.3) lean the body about both ankles, which in single support also moves the swing foot;
@@ -372,6 +379,19 @@ void run_walk(Run& run) {
       // A step counts once its foot is down and carries 30 % of the weight (the closing step ends
       // in double support, where each foot carries about half).
       const double t = run.sim->time() - t0;
+      if (run.legs) {
+        // How closely the robot keeps the planned support: the share of its weight the planned swing
+        // foot still (or already) carries. A late weight shift leaves it loaded after the lift-off.
+        if (const Footstep* swing = steps.swing_at(t)) {
+          const auto& wrenches = run.sim->contact_wrenches_world();
+          const double fl = std::max(wrenches[static_cast<std::size_t>(plan.left)].linear.dot(normal), 0.0);
+          const double fr = std::max(wrenches[static_cast<std::size_t>(plan.right)].linear.dot(normal), 0.0);
+          if (fl + fr > 0.0) {
+            run.swing_foot_load_share_sum += (swing->swing_foot == Foot::Left ? fl : fr) / (fl + fr);
+            ++run.swing_foot_load_samples;
+          }
+        }
+      }
       for (std::size_t s = 0; s < steps.steps.size(); ++s) {
         const Footstep& st = steps.steps[s];
         if (landed[s] || t < st.touchdown_time_s) continue;

@@ -36,14 +36,17 @@ void expect_error(const Result& r, int code, const std::string& needle, const st
   EXPECT_FALSE(fs::exists(out)) << out;
 }
 
-TEST(ServoControlCli, SummaryHasTheComparisonKeys) {
-  const std::string out = scratch("walk");
+/// summary.json of a two-step servo-controlled walk with `options` (empty when the run fails).
+nlohmann::json servo_walk_summary(const std::string& options, const std::string& name) {
   const Result r =
-      run("simulate kid_humanoid --scenario walk --steps 2 --speed 0.1 --servo-control low-gain --quiet "
-          "--out " +
-          out);
-  ASSERT_EQ(r.code, 0) << r.err;
-  const nlohmann::json s = nlohmann::json::parse(r.out);
+      run("simulate kid_humanoid --scenario walk --steps 2 --speed 0.1 --quiet " + options + " --out " + scratch(name));
+  EXPECT_EQ(r.code, 0) << r.err;
+  return r.code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::object();
+}
+
+TEST(ServoControlCli, SummaryHasTheComparisonKeys) {
+  const nlohmann::json s = servo_walk_summary("--servo-control low-gain", "walk");
+  ASSERT_FALSE(s.empty());
   EXPECT_FALSE(s["fell"].get<bool>());
   EXPECT_EQ(s["steps"], 2);
   EXPECT_GT(s["knee_energy_j"]["left"].get<double>(), 0.0);
@@ -52,6 +55,23 @@ TEST(ServoControlCli, SummaryHasTheComparisonKeys) {
   EXPECT_EQ(s["servo_control"]["control"], "low-gain");
   EXPECT_EQ(s["servo_control"]["k_p"], 0.35);
   EXPECT_EQ(s["servo_control"]["feedforward_model"], "none");
+  // The counting without regeneration can only be larger; the supply-side count U_bat |I| too
+  // (|U| <= U_bat).
+  for (const char* side : {"left", "right"}) {
+    const double ui = s["knee_energy_j"][side].get<double>();
+    EXPECT_GE(s["servo_control"]["knee_no_regeneration_energy_j"][side].get<double>(), ui) << side;
+    EXPECT_GE(s["servo_control"]["knee_supply_energy_j"][side].get<double>(), ui) << side;
+  }
+  const double share = s["servo_control"]["swing_foot_load_share"].get<double>();
+  EXPECT_GT(share, 0.0);
+  EXPECT_LT(share, 1.0);
+}
+
+TEST(ServoControlCli, ServoKpSetsTheLegServosGain) {
+  const nlohmann::json s = servo_walk_summary("--servo-control low-gain --servo-kp 0.5", "walk_kp");
+  ASSERT_FALSE(s.empty());
+  EXPECT_EQ(s["servo_control"]["k_p"], 0.5);
+  EXPECT_EQ(s["servo_control"]["p_gain_register"], 64.0);
 }
 
 TEST(ServoControlCli, BadRequestsAreOneLineWithoutOutput) {
@@ -73,6 +93,9 @@ TEST(ServoControlCli, BadRequestsAreOneLineWithoutOutput) {
                "no 'actuators' entries", out);
   expect_error(run(walk + " --servo-control high-gain --actuator-model " + arms), 1, "--servo-control feed-forward",
                out);
+  expect_error(run(walk + " --servo-kp 0.5"), 1, "give --servo-control", out);
+  expect_error(run(walk + " --servo-control high-gain --servo-kp 2.5"), 1, "--servo-kp 2.5 is outside (0, 1.98]", out);
+  expect_error(run(walk + " --servo-control high-gain --servo-kp -1"), 1, "is outside", out);
   expect_error(run("simulate kid_humanoid --scenario squat --servo-control high-gain --out " + out), 1,
                "needs --scenario walk", out);
   expect_error(run("simulate adult_humanoid --scenario walk --servo-control high-gain --out " + out), 1,

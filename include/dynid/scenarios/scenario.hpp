@@ -34,6 +34,9 @@ struct ScenarioOptions {
   /// walk with servo_control "feed-forward": the actuators file of the feed-forward's model (a
   /// sidecar, or the actuator.yaml of `dynid identify actuator`); empty: the servos' datasheet.
   std::string actuator_model;
+  /// walk with servo_control: the leg servos' normalised P gain k_P (1.0 = the MX firmware's P
+  /// register 128, docs/actuators.md); 0: the controller's own (1.0 high-gain, 0.35 otherwise).
+  double servo_kp = 0.0;
   /// Testbed imperfections switched on (sim/perturbations.hpp: parse_perturbations), none by default.
   std::vector<std::string> perturbations;
   /// Called with the fraction done (0..1) and a short message; may be empty.
