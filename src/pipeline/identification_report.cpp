@@ -219,7 +219,9 @@ void write_identification_report(const InertialIdentificationResult& r, const st
     fr.header = {"joint", "term", "value", "std", "truth"};
     for (const JointFrictionTerm& f : r.friction)
       fr.rows.push_back({f.joint, f.term,
-                         f.grouped_with.empty() ? number(f.value, "%.4g") : "grouped with " + f.grouped_with,
+                         !f.grouped_with.empty() ? "grouped with " + f.grouped_with
+                         : f.at_bound            ? "0 (held at its bound: the data asked for a negative value)"
+                                                 : number(f.value, "%.4g"),
                          f.grouped_with.empty() ? number(f.std, "%.2g") : "", f.truth ? number(*f.truth, "%.4g") : ""});
     report.table(fr);
     if (r.torque_rms_without_friction && r.identified_rms.torque)

@@ -19,6 +19,7 @@
 #include "dynid/data/parallel_filter.hpp"
 #include "dynid/data/truth_source.hpp"
 #include "dynid/dynamics/sole_contacts.hpp"
+#include "dynid/ident/bounded_least_squares.hpp"
 #include "dynid/ident/identification_rows.hpp"
 #include "dynid/ident/minimal_sensor_sets.hpp"
 #include "dynid/ident/physical_consistency.hpp"
@@ -864,13 +865,26 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
       x_final[k] = p.fixed_part ? r.standard_parameters[p.free_params[static_cast<std::size_t>(k)]] : r.base_values[k];
     const MatrixX& R = e.information_factor;
     const VectorX& z = e.factor_rhs;
-    const VectorX offsets = R.topLeftCorner(n_off, n_off)
-                                .triangularView<Eigen::Upper>()
-                                .solve(z.head(n_off) - R.topRightCorner(n_off, nx) * x_final);
+    const VectorX rhs = z.head(n_off) - R.topRightCorner(n_off, nx) * x_final;
+    VectorX offsets = R.topLeftCorner(n_off, n_off).triangularView<Eigen::Upper>().solve(rhs);
+    // With --consistent the friction and drive terms are physical too: viscous, Coulomb and
+    // armature at or above zero (the torque offsets, gains and friction offsets stay free).
+    std::vector<bool> friction_at_bound(p.friction.size(), false);
+    if (o.consistent && !p.friction.empty()) {
+      std::vector<bool> nonnegative(static_cast<std::size_t>(n_off), false);
+      for (std::size_t f = 0; f < p.friction.size(); ++f)
+        nonnegative[static_cast<std::size_t>(p.first_friction_unknown()) + f] = p.friction[f].term != "offset";
+      const BoundedLeastSquares bounded = solve_bounded_least_squares(
+          R.topLeftCorner(n_off, n_off).triangularView<Eigen::Upper>().toDenseMatrix(), rhs, nonnegative);
+      offsets = bounded.x;
+      for (std::size_t f = 0; f < p.friction.size(); ++f)
+        friction_at_bound[f] = bounded.at_bound[static_cast<std::size_t>(p.first_friction_unknown()) + f];
+    }
     for (std::size_t f = 0; f < p.friction.size(); ++f) {
       const Eigen::Index k = p.first_friction_unknown() + static_cast<Eigen::Index>(f);
       r.friction.push_back({p.friction[f].joint, p.friction[f].term, p.friction[f].velocity_index, offsets[k],
                             sol.standard_deviation[k], std::nullopt, ""});
+      r.friction.back().at_bound = friction_at_bound[f];
     }
     for (int k = 0; k < p.num_torque_offsets; ++k) {
       const int b = p.set.torque_joints[static_cast<std::size_t>(k)];
@@ -1249,13 +1263,15 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
       } else {
         joint[f.term] = f.value;
         joint["std"][f.term] = f.std;
+        if (f.at_bound) joint["at_bound"].push_back(f.term);
       }
       if (f.truth) joint["truth"][f.term] = *f.truth;
     }
     j["friction"] = friction;
     j["friction_units"] =
         "viscous N m s/rad, coulomb N m, offset N m, armature kg m^2 (prismatic joints: N s/m, N, N, kg); "
-        "grouped_with: not separable from that base parameter, which carries it";
+        "grouped_with: not separable from that base parameter, which carries it; at_bound (with --consistent): held "
+        "at zero, the data asked for a negative value";
     j["coulomb_smoothing_velocity"] = p.friction_terms.coulomb ? p.friction_terms.coulomb_smoothing_velocity : 0.0;
     if (r.friction_max_rel_error) j["friction_max_rel_error"] = *r.friction_max_rel_error;
   }

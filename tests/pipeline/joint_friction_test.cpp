@@ -68,7 +68,9 @@ struct ArmData {
 /// arm exported to MuJoCo with its damping and armature (no Coulomb friction: MuJoCo's is a
 /// constraint, not this model), the motor torques of the excitation applied, and the truth
 /// stream's acceleration MuJoCo's own forward dynamics (mj_forward) at each state.
-ArmData write_arm_data(const std::string& name, bool noisy, bool mujoco = false) {
+/// `negative_viscous_joint` >= 0: that joint's torques carry minus its viscous friction (a term the
+/// data ask to be negative; truth.yaml still states the positive one).
+ArmData write_arm_data(const std::string& name, bool noisy, bool mujoco = false, int negative_viscous_joint = -1) {
   namespace fs = std::filesystem;
   ArmData out;
   const std::string root = test::fresh_dir("joint_friction", name);
@@ -144,8 +146,8 @@ ArmData write_arm_data(const std::string& name, bool noisy, bool mujoco = false)
     }
     VectorX tau_motor = rnea(truth, data, q, v, a);
     for (int j = 0; j < 4; ++j)
-      tau_motor[j] += kFriction[j].viscous * v[j] + (mujoco ? 0.0 : kFriction[j].coulomb * std::tanh(v[j] / vs)) +
-                      kFriction[j].armature * a[j];
+      tau_motor[j] += (j == negative_viscous_joint ? -1.0 : 1.0) * kFriction[j].viscous * v[j] +
+                      (mujoco ? 0.0 : kFriction[j].coulomb * std::tanh(v[j] / vs)) + kFriction[j].armature * a[j];
     if (mujoco) {  // the same torques through MuJoCo's dynamics: its acceleration is the data's
       for (std::size_t b = 1; b < truth.bodies.size(); ++b) {
         const int id = mj_name2id(mj_model.get(), mjOBJ_JOINT, truth.bodies[b].joint_name.c_str());
@@ -244,6 +246,34 @@ TEST(JointFriction, FixedBaseArmNoiseFreeRecoversBaseParametersFrictionAndArmatu
   const InertialIdentificationResult s = run_inertial_identification(arm_options(arm, "sensors", true));
   EXPECT_LT(*s.base_param_max_rel_error, 1e-3);
   EXPECT_LT(*s.friction_max_rel_error, 1e-3);
+}
+
+TEST(JointFriction, ConsistentFitHoldsATermTheDataWantNegativeAtZero) {
+  // The third joint's torques carry minus its viscous friction: unconstrained, the estimate is that
+  // negative value; with --consistent it is held at zero and flagged, and nothing else is.
+  const ArmData arm = write_arm_data("negative_viscous", false, false, 2);
+  InertialIdentificationOptions o = arm_options(arm, "truth", true);
+  const InertialIdentificationResult free_fit = run_inertial_identification(o);
+  o.consistent = true;
+  const InertialIdentificationResult held = run_inertial_identification(o);
+  const std::string joint = held.identified_model.bodies[3].joint_name;
+  int flagged = 0;
+  for (const JointFrictionTerm& f : free_fit.friction)
+    if (f.joint == joint && f.term == "viscous") {
+      EXPECT_NEAR(f.value, -kFriction[2].viscous, 1e-6);
+    }
+  for (const JointFrictionTerm& f : held.friction) {
+    if (f.at_bound) ++flagged;
+    if (f.joint == joint && f.term == "viscous") {
+      EXPECT_TRUE(f.at_bound);
+      EXPECT_EQ(f.value, 0.0);
+    } else if (f.grouped_with.empty() && f.term != "offset") {
+      EXPECT_GT(f.value, 0.0) << f.joint << " " << f.term;
+    }
+  }
+  EXPECT_EQ(flagged, 1);
+  const nlohmann::json summary = nlohmann::json::parse(held.summary_json);
+  EXPECT_EQ(summary["friction"][joint]["at_bound"], nlohmann::json::array({"viscous"}));
 }
 
 TEST(JointFriction, MujocoDampingAndArmatureRecoveredFromItsForwardDynamics) {

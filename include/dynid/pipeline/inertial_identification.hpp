@@ -175,6 +175,8 @@ struct JointFrictionTerm {
   double std = 0.0;
   std::optional<double> truth;  ///< with a truth model whose sidecar states it
   std::string grouped_with;
+  /// With `consistent`: held at zero by its sign constraint (viscous, Coulomb, armature >= 0).
+  bool at_bound = false;
 };
 
 /// A stream's clock as the identification used it.
