@@ -6,7 +6,8 @@
 //   [--fixed-base] [--torque-offsets] [--torque-gains] [--friction viscous,coulomb,offset] [--armature]
 //   [--coulomb-smoothing-velocity RAD_S]
 //   [--fix-mass-com URDF]
-//   [--cutoff HZ] [--no-lowpass] [--no-imu-bias] [--parallel-filter HZ] [--time-offset STREAM=S ...]
+//   [--cutoff HZ] [--no-lowpass] [--velocities differentiated|logged] [--no-imu-bias] [--parallel-filter HZ]
+//   [--time-offset STREAM=S ...]
 //   [--align-time]
 //   [--wrenches auto|ft|plates] [--mocap-joints auto|encoders|markers] [--holdout FRACTION]
 //   [--quiet]
@@ -32,6 +33,7 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
     std::vector<std::string> locks;
     std::string mocap_joints = "auto";
     std::optional<double> cutoff_hz;
+    std::string velocities = "differentiated";
     std::string prior = "auto";
     std::string prior_scale = "learned";
     bool quiet = false;
@@ -126,6 +128,10 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
   cmd->add_flag("--align-time", o.align_time,
                 "Sensor path: estimate each stream's clock offset against the encoders (F/T, IMU) and apply "
                 "those above half an encoder period (for streams recorded on their own clocks)");
+  cmd->add_option("--velocities", args->velocities,
+                  "Sensor path, fixed base: joint velocities 'differentiated' from the encoders (default) or "
+                  "'logged' (the data set's velocities stream, e.g. from dynid import log with dq columns)")
+      ->check(CLI::IsMember({"differentiated", "logged"}));
   cmd->add_flag("--no-imu-bias", args->no_imu_bias,
                 "Sensor path: keep the IMU readings as they are (no bias removal against leg kinematics)");
   cmd->add_option("--wrenches", o.sensor_options.wrenches, "Contact wrenches of the sensor path: auto | ft | plates")
@@ -169,6 +175,7 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
       if (args->cutoff_hz) opts.sensor_options.raw_when_noise_free = false;
       if (args->no_lowpass) opts.sensor_options.cutoff_hz = 0.0;
       if (args->no_imu_bias) opts.sensor_options.remove_imu_bias = false;
+      opts.sensor_options.logged_velocities = args->velocities == "logged";
       for (const std::string& text : args->time_offsets) {
         const std::size_t eq = text.find('=');
         std::size_t used = 0;

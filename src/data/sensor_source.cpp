@@ -1,5 +1,7 @@
 #include "dynid/data/sensor_source.hpp"
 
+#include <optional>
+
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
@@ -103,8 +105,27 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
                                  "' reads " + std::to_string(enc.values(k, c)) + " rad, not its lock " +
                                  std::to_string(lock.position));
   }
+  std::optional<Eigen::MatrixXd> vj;
+  if (options.logged_velocities) {
+    if (model.floating_base)
+      throw std::runtime_error("--velocities logged: fixed-base robots only for now (" + model.label() +
+                               " has a floating base); leave it out to differentiate the encoders");
+    if (!dataset.has_stream("velocities"))
+      throw std::runtime_error(dataset.directory +
+                               ": --velocities logged: the data set has no velocities stream (dataset.json "
+                               "streams.velocities; dynid import log writes it when the map gives dq)");
+    const CsvStream vel = read_csv_stream(dataset.stream("velocities").file);
+    if (vel.values.rows() != n || (vel.values.col(0) - times).cwiseAbs().maxCoeff() > 1e-9)
+      throw std::runtime_error(vel.path + ": its " + std::to_string(vel.values.rows()) +
+                               " time stamps are not the encoders' (" + std::to_string(n) + ")");
+    vj = Eigen::MatrixXd(nj, n);
+    for (std::size_t b = 1; b < model.bodies.size(); ++b) {
+      const Body& body = model.bodies[b];
+      vj->row(body.idx_v - j0) = filtered_channel(vel, "v." + body.joint_name, enc_filter).transpose();
+    }
+  }
   if (!model.floating_base) {
-    fixed_base_samples(model, sidecar, dataset, options, window, qj, times);
+    fixed_base_samples(model, sidecar, dataset, options, window, qj, times, vj ? &*vj : nullptr);
     return;
   }
 
@@ -385,7 +406,7 @@ namespace dynid {
 
 void SensorSource::fixed_base_samples(const Model& model, const RobotSidecar& sidecar, const DatasetInfo& dataset,
                                       const SensorSourceOptions& options, TimeWindow window, const Eigen::MatrixXd& qj,
-                                      const Eigen::VectorXd& times) {
+                                      const Eigen::VectorXd& times, const Eigen::MatrixXd* logged_velocities) {
   // A fixed base: no base pose, no IMU; the joints' motion from the encoders alone and the joint
   // torque sensors. Contacts would need their wrenches, which this path does not read for a fixed base.
   if (!sidecar.contacts.empty())
@@ -403,9 +424,14 @@ void SensorSource::fixed_base_samples(const Model& model, const RobotSidecar& si
     MotionSample s;
     s.time = times[k];
     s.q = qj.col(k);
-    s.v = velocity_before ? Eigen::VectorXd((qj.col(k) - qj.col(k - 1)) / dt)
-                          : Eigen::VectorXd((qj.col(k + 1) - qj.col(k - 1)) / (2 * dt));
-    s.a = (qj.col(k + 1) - 2 * qj.col(k) + qj.col(k - 1)) / (dt * dt);
+    if (logged_velocities) {  // the robot's own velocity at the stamp; its central difference
+      s.v = logged_velocities->col(k);
+      s.a = (logged_velocities->col(k + 1) - logged_velocities->col(k - 1)) / (2 * dt);
+    } else {
+      s.v = velocity_before ? Eigen::VectorXd((qj.col(k) - qj.col(k - 1)) / dt)
+                            : Eigen::VectorXd((qj.col(k + 1) - qj.col(k - 1)) / (2 * dt));
+      s.a = (qj.col(k + 1) - 2 * qj.col(k) + qj.col(k - 1)) / (dt * dt);
+    }
     s.joint_torques = joint_tau.col(k);
     samples_.push_back(std::move(s));
   }
@@ -414,7 +440,7 @@ void SensorSource::fixed_base_samples(const Model& model, const RobotSidecar& si
       "sensors of " + dataset.directory + " (fixed base, encoders " + std::to_string(static_cast<int>(rate)) +
       " Hz, low-pass " +
       (options.cutoff_hz > 0.0 ? std::to_string(options.cutoff_hz).substr(0, 4) + " Hz" : std::string("none")) +
-      (dataset.has_stream("torques") ? ", joint torques" : "") + ")";
+      (logged_velocities ? ", logged velocities" : "") + (dataset.has_stream("torques") ? ", joint torques" : "") + ")";
 }
 
 }  // namespace dynid

@@ -69,6 +69,11 @@ struct SensorSourceOptions {
   /// above say. The filter is there for the noise; without noise it only bends the equations of
   /// motion (they are not linear in the signals it smooths).
   bool raw_when_noise_free = true;
+  /// Joint velocities from the data set's `velocities` stream (`dynid import log` writes it when the
+  /// log has them), filtered like the encoders, accelerations their central differences; instead of
+  /// differentiating the encoders (coarse encoder steps, e.g. a log that keeps four decimals).
+  /// Fixed-base robots only, for now.
+  bool logged_velocities = false;
 };
 
 class SensorSource : public MotionSource {
@@ -87,7 +92,7 @@ class SensorSource : public MotionSource {
   /// The fixed-base path: filtered encoder positions `qj` (joints x samples) at `times`.
   void fixed_base_samples(const Model& model, const RobotSidecar& sidecar, const DatasetInfo& dataset,
                           const SensorSourceOptions& options, TimeWindow window, const Eigen::MatrixXd& qj,
-                          const Eigen::VectorXd& times);
+                          const Eigen::VectorXd& times, const Eigen::MatrixXd* logged_velocities);
   std::vector<MotionSample> samples_;
   std::size_t cursor_ = 0;
   std::string description_;
