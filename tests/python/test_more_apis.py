@@ -123,3 +123,102 @@ def test_project_sensors_bad_input_names_the_argument():
         dynid.project_sensors(model, data, q[:-1], **ok)
     with pytest.raises(ValueError, match="^data: "):
         dynid.project_sensors(model, dynid.Data(dynid.Model.load("kid_humanoid")), q, **ok)
+
+
+@pytest.fixture(scope="module")
+def static_poses(tmp_path_factory):
+    """The adult humanoid's static poses (8, noise-free), simulated by the command."""
+    out = tmp_path_factory.mktemp("static") / "poses"
+    run_cli("simulate", "adult_humanoid", "--scenario", "static-poses", "--poses", "8", "--noise", "none", "--seed",
+            "4", "--quiet", "--out", out)
+    return out
+
+
+def test_identify_static_gives_the_commands_summary(static_poses, tmp_path):
+    data, truth = str(static_poses), str(static_poses / "truth.urdf")
+    run_cli("identify", "static", "adult_humanoid", data, "--total-mass", "77.6", "--truth", truth, "--out",
+            tmp_path / "cli")
+    cli = json.loads((tmp_path / "cli" / "summary.json").read_text())
+    r = dynid.identify_static("adult_humanoid", data, total_mass=77.6, truth=truth, out=str(tmp_path / "py"))
+    # summary.json names the URDF written beside it; the result's summary is the same without it.
+    assert cli.pop("urdf") == "adult_humanoid_identified.urdf"
+    assert r.summary == cli
+    assert (tmp_path / "py" / "summary.json").read_bytes() == (tmp_path / "cli" / "summary.json").read_bytes()
+    urdf = tmp_path / "cli" / "adult_humanoid_identified.urdf"
+    assert r.urdf == urdf.read_text() == (tmp_path / "py" / urdf.name).read_text()
+    # The result's objects against the summary and the model: the mass constraint, the held-out poses.
+    assert r.identified_model.total_mass == pytest.approx(77.6, rel=1e-12)
+    assert [s["name"] for s in r.segments] == [s["name"] for s in cli["segments"]]
+    assert [s["mass_after"] for s in r.segments] == [s["mass_after"] for s in cli["segments"]]
+    assert sum(p["heldout"] for p in r.poses) == cli["poses"]["heldout"] == 2
+    held = [e for e, p in zip(r.gcom_error_identified, r.poses) if p["heldout"]]
+    assert 1e3 * np.mean(held) == pytest.approx(cli["gcom_error_mm"]["identified"]["heldout"]["mean"], rel=1e-12)
+    # Bad input: named argument, or the command's own message.
+    with pytest.raises(ValueError, match="^total_mass: "):
+        dynid.identify_static("adult_humanoid", data, total_mass=-1.0)
+    with pytest.raises(ValueError, match="^pose_source: "):
+        dynid.identify_static("adult_humanoid", data, total_mass=77.6, pose_source="imu")
+    with pytest.raises((ValueError, RuntimeError), match="no moving body or link named 'nothing'"):
+        dynid.identify_static("adult_humanoid", data, total_mass=77.6, segments=["nothing"])
+    with pytest.raises((ValueError, RuntimeError), match="differs from the model's"):
+        dynid.identify_static("adult_humanoid", data, total_mass=5.0)
+
+
+def test_identify_actuator_gives_the_commands_summary(tmp_path):
+    args = dict(joint="l_hip_pitch", iterations=3)
+    run_cli("identify", "actuator", "servo_bench", "--joint", "l_hip_pitch", "--iterations", "3", "--out",
+            tmp_path / "cli")
+    cli = json.loads((tmp_path / "cli" / "summary.json").read_text())
+    r = dynid.identify_actuator("servo_bench", out=str(tmp_path / "py"), **args)
+    assert r.summary == cli
+    for name in ("summary.json", "actuator.yaml", "ilc_trial/servo.csv", "truth.urdf"):
+        assert (tmp_path / "py" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes(), name
+    assert r.actuator_yaml == (tmp_path / "cli" / "actuator.yaml").read_text()
+    assert len(r.ilc_errors) == cli["ilc"]["iterations"] == 3
+    assert r.ilc_errors[-1] == cli["ilc"]["max_windowed_error_rad"]
+    # From the recorded trial (the logs path) without writing: the command's numbers again.
+    logs = tmp_path / "cli" / "ilc_trial"
+    run_cli("identify", "actuator", "servo_bench", "--joint", "l_hip_pitch", "--logs", logs, "--out", tmp_path / "cl")
+    from_logs = dynid.identify_actuator("servo_bench", joint="l_hip_pitch", logs=str(logs))
+    assert from_logs.summary == json.loads((tmp_path / "cl" / "summary.json").read_text())
+    with pytest.raises((ValueError, RuntimeError), match="unknown joint"):
+        dynid.identify_actuator("servo_bench", joint="knee", iterations=1)
+    with pytest.raises(ValueError, match="^lambda_: "):
+        dynid.identify_actuator("servo_bench", joint="l_hip_pitch", lambda_=0.0)
+    with pytest.raises(ValueError, match="^p_gain: "):
+        dynid.identify_actuator("servo_bench", joint="l_hip_pitch", p_gain=-2)
+
+
+@pytest.fixture(scope="module")
+def walker_walk(tmp_path_factory):
+    out = tmp_path_factory.mktemp("walker") / "walk"
+    run_cli("simulate", "walker", "--scenario", "walk", "--steps", "3", "--noise", "none", "--quiet", "--out", out)
+    return out
+
+
+def test_izmp_gives_the_commands_output(walker_walk, tmp_path):
+    data, truth = str(walker_walk), str(walker_walk / "truth.urdf")
+    for extra, kwargs in (([], {}), (["--method", "ir-md", "--slope", "2"], {"method": "ir-md", "slope": 2.0})):
+        cli = cli_json("izmp", "walker", data, "--inertia-from", truth, "--quiet", *extra, "--out", tmp_path / "cli")
+        r = dynid.izmp("walker", data, inertia_from=truth, out=str(tmp_path / "py"), **kwargs)
+        assert r.summary == cli
+        for name in ("summary.json", "izmp.csv"):
+            assert (tmp_path / "py" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes(), name
+    # The series against the summary's statistics, recomputed here from it.
+    s = r.series
+    assert len(s["time"]) == r.summary["samples"] == s["izmp_nif"].shape[0]
+    single = np.array([x in ("left", "right") for x in s["support"]])
+    inside = np.array(s["inside_support"])
+    assert np.mean(inside[single] == 1) == pytest.approx(r.summary["inside_support_fraction"], rel=1e-12)
+    ground = np.isfinite(s["physical_zmp_nif"][:, 0]) & np.isfinite(s["izmp_nif"][:, 0])
+    d = np.linalg.norm(s["izmp_nif"][ground, :2] - s["physical_zmp_nif"][ground, :2], axis=1)
+    assert 1e3 * np.sqrt(np.mean(d ** 2)) == pytest.approx(r.summary["physical_zmp_rms_mm"], rel=1e-9)
+    assert len(r.reference["time"]) > 0
+    with pytest.raises(ValueError, match="^method: "):
+        dynid.izmp("walker", data, method="zmp")
+    with pytest.raises(ValueError, match="^ground_normal: "):
+        dynid.izmp("walker", data, ground_normal=[0, 0, 0])
+    with pytest.raises(ValueError, match="^ground_normal: expected 3 values"):
+        dynid.izmp("walker", data, ground_normal=[0, 1])
+    with pytest.raises((ValueError, RuntimeError), match="accelerometers"):
+        dynid.izmp("kid_humanoid", data)
