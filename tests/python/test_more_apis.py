@@ -41,8 +41,7 @@ def test_torque_gains_and_per_joint_rms_equal_the_commands_summary(biped_excite,
     # Noise-free sensors: the gains are the simulated sensors' (1 within the fit's accuracy).
     assert max(abs(g["gain"] - 1.0) for g in r.torque_gains) < 1e-3
     # Without the option: no gains on the result, none in the summary.
-    plain = dynid.identify_inertial("biped16", str(data), sensors="full", source="sensors", prior=1e-6,
-                                    holdout=0.5)
+    plain = dynid.identify_inertial("biped16", str(data), sensors="full", source="sensors", prior=1e-6)
     assert plain.torque_gains == [] and "torque_gains" not in plain.summary
     # A set that measures no contact wrench cannot fix the gains' scale: the command's message.
     with pytest.raises((ValueError, RuntimeError), match="measures no contact wrench"):
