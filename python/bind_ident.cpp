@@ -1,7 +1,11 @@
-// dynid.base_parameters and dynid.StreamingLeastSquares: include/dynid/ident's numerical methods.
+// dynid.base_parameters, dynid.StreamingLeastSquares and dynid.project_sensors: include/dynid/ident's
+// numerical methods.
+
+#include <algorithm>
 
 #include "convert.hpp"
 #include "dynid/ident/base_parameters.hpp"
+#include "dynid/ident/sensor_projection.hpp"
 #include "dynid/ident/streaming_least_squares.hpp"
 
 namespace dynid::python {
@@ -38,9 +42,106 @@ void add_rows(StreamingLeastSquares& self, py::handle A, py::handle b, py::handl
   }
 }
 
+/// Names (or indices) in a list -> model frame indices; errors name the argument.
+std::vector<int> frame_list(const Model& model, py::handle names, const char* arg) {
+  if (py::isinstance<py::str>(names))
+    throw py::type_error(std::string(arg) + ": expected a list of frame names, got a str");
+  std::vector<int> out;
+  for (py::handle h : py::iter(names)) {
+    if (py::isinstance<py::str>(h)) {
+      const std::string name = h.cast<std::string>();
+      bool found = false;
+      for (std::size_t f = 0; f < model.frames.size() && !found; ++f)
+        if (model.frames[f].name == name) {
+          out.push_back(static_cast<int>(f));
+          found = true;
+        }
+      if (!found) throw py::value_error(std::string(arg) + ": no frame '" + name + "' in " + model.label());
+    } else if (py::isinstance<py::int_>(h)) {
+      const long k = h.cast<long>();
+      if (k < 0 || k >= static_cast<long>(model.frames.size()))
+        throw py::index_error(std::string(arg) + ": frame index " + std::to_string(k) + " is not in 0.." +
+                              std::to_string(model.frames.size() - 1) + " (" + model.label() + ")");
+      out.push_back(static_cast<int>(k));
+    } else {
+      throw py::type_error(std::string(arg) + ": expected frame names (str) or indices (int)");
+    }
+  }
+  return out;
+}
+
+/// Joint names -> bodies of measured joint torques ("all": every joint but the floating base's).
+std::vector<int> joint_list(const Model& model, py::handle names, const char* arg) {
+  std::vector<int> out;
+  if (py::isinstance<py::str>(names)) {
+    if (names.cast<std::string>() != "all")
+      throw py::value_error(std::string(arg) + ": 'all' or a list of joint names, not '" + names.cast<std::string>() +
+                            "'");
+    for (std::size_t b = 1; b < model.bodies.size(); ++b)
+      if (model.bodies[b].joint_type != JointType::FreeFlyer) out.push_back(static_cast<int>(b));
+    return out;
+  }
+  for (py::handle h : py::iter(names)) {
+    if (!py::isinstance<py::str>(h)) throw py::type_error(std::string(arg) + ": expected joint names (str)");
+    const std::string name = h.cast<std::string>();
+    const std::optional<int> b = model.find_joint(name);
+    if (!b || model.bodies[static_cast<std::size_t>(*b)].joint_type == JointType::FreeFlyer)
+      throw py::value_error(std::string(arg) + ": '" + name + "' is not a joint with a torque of " + model.label());
+    out.push_back(*b);
+  }
+  return out;
+}
+
 }  // namespace
 
 void bind_ident(py::module_& m) {
+  py::class_<SensorProjection>(m, "SensorProjection",
+                               R"(The projection of the equations of motion onto the null space of the
+unmeasured force sources at one state (paper 004 eqs. 21-25, ident/sensor_projection.hpp).)")
+      .def_readonly("projector", &SensorProjection::projector,
+                    R"(V_x^T (r x nv): orthonormal rows with V_x^T A_x = 0, A_x the unmeasured sources' columns
+(S^T e_j of unmeasured joint torques, J_c^T of unmeasured active contacts, J_c the contact frame's
+Local Jacobian). Identity when every source is measured.)")
+      .def_readonly("measured_map", &SensorProjection::measured_map,
+                    "A_m (nv x measured scalars): columns S^T e_j and J_c^T, in measured_names order.")
+      .def_readonly("measured_names", &SensorProjection::measured_names,
+                    "'<joint>' for a joint torque, '<contact>.fx' .. '.tz' for a contact wrench (contact frame, "
+                    "about its origin: N, N m).")
+      .def_readonly("base_rank", &SensorProjection::base_rank,
+                    "rank(S_b V_x): 6 is needed for a floating base (eq. 24); 6 for a fixed base.")
+      .def_readonly("unmeasured_rank", &SensorProjection::unmeasured_rank, "rank(A_x).");
+
+  m.def(
+      "project_sensors",
+      [](const ModelPtr& model, PyData& data, py::handle q, py::handle measured_joints, py::handle measured_contacts,
+         py::handle active_contacts) {
+        check_pair(model, data);
+        const VectorArg qa = configuration_arg(*model, q);
+        SensorSet set;
+        set.label = "python";
+        set.torque_joints = joint_list(*model, measured_joints, "measured_joints");
+        set.contact_frames = frame_list(*model, measured_contacts, "measured_contacts");
+        const std::vector<int> active = frame_list(*model, active_contacts, "active_contacts");
+        for (int f : set.contact_frames)
+          if (std::find(active.begin(), active.end(), f) == active.end())
+            throw py::value_error("measured_contacts: '" + model->frames[static_cast<std::size_t>(f)].name +
+                                  "' is not in active_contacts (a contact not in contact carries no force)");
+        return project_sensors(*model, data.data, VectorX(qa.map), set, active);
+      },
+      py::arg("model"), py::arg("data"), py::arg("q"), py::kw_only(), py::arg("measured_joints"),
+      py::arg("measured_contacts"), py::arg("active_contacts"),
+      R"(Identification from any subset of joint-torque and contact-wrench sensors (paper 004, III-C):
+Y pi = A_m f_m + A_x f_x projected with V_x^T (V_x^T A_x = 0) so the unmeasured forces drop out.
+
+q: configuration (nq; base position [m] in world, quaternion x, y, z, w, joints [rad]).
+measured_joints: joint names whose torque is measured, or "all" (every joint but the floating base).
+measured_contacts: contact frame names (or indices) whose 6-D wrench is measured, in the contact
+  frame about its origin; each must be active.
+active_contacts: contact frame names (or indices) in contact at q; the others carry no force.
+Returns a SensorProjection (projector V_x^T, measured_map A_m, measured_names, base_rank,
+unmeasured_rank). Runs forward kinematics into data. Unknown names raise ValueError naming the
+argument.)");
+
   py::class_<BaseParameters>(m, "BaseParameters",
                              R"(Base (minimal) inertial parameters of a model for a set of equation rows
 (ident/base_parameters.hpp): pi_base = K @ pi, Y @ pi = Y[:, independent] @ pi_base.)")

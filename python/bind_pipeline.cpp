@@ -18,13 +18,31 @@ using ProblemPtr = std::shared_ptr<InertialProblem>;
 using EstimatePtr = std::shared_ptr<InertialEstimate>;
 using ResultPtr = std::shared_ptr<InertialIdentificationResult>;
 
-py::dict rms_dict(const ValidationRms& r) {
+/// The RMS values; "per_joint": {joint: torque RMS [N m]} of each 1-DoF joint with a measured torque
+/// (summary.json's validation.torque_rms_per_joint), `model` naming the velocity coordinates.
+py::dict rms_dict(const ValidationRms& r, const Model& model) {
   py::dict d;
   d["force"] = r.force;
   d["moment"] = r.moment;
   d["torque"] = r.torque ? py::cast(*r.torque) : py::none();
   d["projected"] = r.projected ? py::cast(*r.projected) : py::none();
+  py::dict per_joint;
+  for (std::size_t b = 1; b < model.bodies.size(); ++b) {
+    const Body& body = model.bodies[b];
+    const auto i = static_cast<std::size_t>(body.idx_v);
+    if (body.joint_name.empty() || body.nv != 1 || i >= r.per_coordinate.size() || !r.per_coordinate[i]) continue;
+    per_joint[py::str(body.joint_name)] = *r.per_coordinate[i];
+  }
+  d["per_joint"] = per_joint;
   return d;
+}
+
+template <class Term>
+py::list sensor_terms(const std::vector<Term>& terms, const char* value_key) {
+  py::list out;
+  for (const Term& t : terms)
+    out.append(py::dict(py::arg("joint") = t.joint, py::arg(value_key) = t.value, py::arg("std") = t.std));
+  return out;
 }
 
 /// samples x 6 rows of wrenches.
@@ -48,7 +66,8 @@ InertialIdentificationOptions identification_options(
     const std::string& model, const std::string& data, const std::string& sensors, const std::string& source,
     const std::string& validate, double holdout, const std::string& truth, const std::map<std::string, double>& locks,
     bool lock_upper_body, bool consistent, py::handle prior, const std::string& weighting, bool torque_offsets,
-    bool fixed_base, const std::string& friction, bool armature, py::handle cutoff, bool align_time) {
+    bool torque_gains, bool fixed_base, const std::string& friction, bool armature, py::handle cutoff,
+    bool align_time) {
   // The checks the command line's option parser makes before the library sees the values.
   if (source != "sensors" && source != "mocap" && source != "truth")
     throw py::value_error("source: 'sensors', 'mocap' or 'truth', not '" + source + "'");
@@ -71,6 +90,7 @@ InertialIdentificationOptions identification_options(
   if (!prior.is_none()) o.prior = prior.cast<double>();
   o.weighting = weighting;
   o.torque_offsets = torque_offsets;
+  o.torque_gains = torque_gains;
   o.fixed_base = fixed_base;
   o.friction = friction;
   o.armature = armature;
@@ -88,7 +108,7 @@ directory (docs/data-format.md). Keyword options, as `dynid identify inertial`'s
 names), source ("sensors" | "mocap" | "truth"), validate (data set; default the last `holdout` of
 data), truth (true URDF of a simulation), locks ({joint: position}), lock_upper_body, consistent,
 prior (None = auto: the CAD prior; or a weight), weighting ("sensors" | "residual"), torque_offsets,
-fixed_base, friction ("viscous,coulomb,offset" subset), armature, cutoff [Hz], align_time.)";
+torque_gains (one gain per joint torque sensor the set uses; needs measured contact wrenches), fixed_base, friction ("viscous,coulomb,offset" subset), armature, cutoff [Hz], align_time.)";
 
 }  // namespace
 
@@ -175,17 +195,30 @@ then exits 1). An existing `out` is replaced only if it holds an earlier output 
       .def_readonly("truth_total_mass", &InertialIdentificationResult::truth_total_mass, "[kg] or None")
       .def_readonly("physically_consistent", &InertialIdentificationResult::physically_consistent)
       .def_readonly("inconsistent_links", &InertialIdentificationResult::inconsistent_links)
+      .def_property_readonly(
+          "torque_offsets",
+          [](const InertialIdentificationResult& r) { return sensor_terms(r.torque_offsets, "offset"); },
+          R"(With torque_offsets: per joint torque sensor the set uses, {"joint", "offset" [N m] (N for a
+prismatic joint; the sensor reads the joint torque plus it), "std"} (summary.json torque_offsets).)")
+      .def_property_readonly(
+          "torque_gains", [](const InertialIdentificationResult& r) { return sensor_terms(r.torque_gains, "gain"); },
+          R"(With torque_gains: per joint torque sensor the set uses, {"joint", "gain" [-] (the sensor reads
+gain x the joint torque), "std"} (summary.json torque_gains).)")
       .def_readonly("warnings", &InertialIdentificationResult::warnings)
       .def_property_readonly(
-          "nominal_rms", [](const InertialIdentificationResult& r) { return rms_dict(r.nominal_rms); },
-          "Held-out residual RMS of the nominal model: force [N], moment [N m], torque [N m], projected.")
+          "nominal_rms",
+          [](const InertialIdentificationResult& r) { return rms_dict(r.nominal_rms, r.identified_model); },
+          R"(Held-out residual RMS of the nominal model: force [N] (base frame), moment [N m], torque [N m],
+projected, and per_joint {joint: torque RMS [N m]} of each joint whose torque is measured
+(summary.json validation.torque_rms_per_joint).)")
       .def_property_readonly(
-          "identified_rms", [](const InertialIdentificationResult& r) { return rms_dict(r.identified_rms); },
+          "identified_rms",
+          [](const InertialIdentificationResult& r) { return rms_dict(r.identified_rms, r.identified_model); },
           "Held-out residual RMS of the identified model.")
       .def_property_readonly(
           "truth_rms",
           [](const InertialIdentificationResult& r) {
-            return r.truth_rms ? py::object(rms_dict(*r.truth_rms)) : py::none();
+            return r.truth_rms ? py::object(rms_dict(*r.truth_rms, r.identified_model)) : py::none();
           },
           "Held-out residual RMS of the true model (with a truth), or None.")
       .def_property_readonly(
@@ -218,11 +251,11 @@ torque joints and their measured / nominal / identified torques (samples x joint
       [](const std::string& model, const std::string& data, const std::string& sensors, const std::string& source,
          const std::string& validate, double holdout, const std::string& truth,
          const std::map<std::string, double>& locks, bool lock_upper_body, bool consistent, py::handle prior,
-         const std::string& weighting, bool torque_offsets, bool fixed_base, const std::string& friction, bool armature,
-         py::handle cutoff, bool align_time) {
+         const std::string& weighting, bool torque_offsets, bool torque_gains, bool fixed_base,
+         const std::string& friction, bool armature, py::handle cutoff, bool align_time) {
         const InertialIdentificationOptions o = identification_options(
             model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
-            weighting, torque_offsets, fixed_base, friction, armature, cutoff, align_time);
+            weighting, torque_offsets, torque_gains, fixed_base, friction, armature, cutoff, align_time);
         py::gil_scoped_release release;
         return std::make_shared<InertialProblem>(prepare_inertial_identification(o));
       },
@@ -230,8 +263,9 @@ torque joints and their measured / nominal / identified torques (samples x joint
       py::arg("validate") = "", py::arg("holdout") = 0.3, py::arg("truth") = "",
       py::arg("locks") = std::map<std::string, double>{}, py::arg("lock_upper_body") = false,
       py::arg("consistent") = false, py::arg("prior") = py::none(), py::arg("weighting") = "sensors",
-      py::arg("torque_offsets") = false, py::arg("fixed_base") = false, py::arg("friction") = "",
-      py::arg("armature") = false, py::arg("cutoff") = py::none(), py::arg("align_time") = false,
+      py::arg("torque_offsets") = false, py::arg("torque_gains") = false, py::arg("fixed_base") = false,
+      py::arg("friction") = "", py::arg("armature") = false, py::arg("cutoff") = py::none(),
+      py::arg("align_time") = false,
       (std::string("Stage 1 of `dynid identify inertial`: loads and checks everything the estimate needs.\n") +
        kOptionsDoc)
           .c_str());
@@ -290,11 +324,11 @@ torque joints and their measured / nominal / identified torques (samples x joint
       [](const std::string& model, const std::string& data, const std::optional<std::string>& out,
          const std::string& sensors, const std::string& source, const std::string& validate, double holdout,
          const std::string& truth, const std::map<std::string, double>& locks, bool lock_upper_body, bool consistent,
-         py::handle prior, const std::string& weighting, bool torque_offsets, bool fixed_base,
+         py::handle prior, const std::string& weighting, bool torque_offsets, bool torque_gains, bool fixed_base,
          const std::string& friction, bool armature, py::handle cutoff, bool align_time) {
         InertialIdentificationOptions o = identification_options(
             model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
-            weighting, torque_offsets, fixed_base, friction, armature, cutoff, align_time);
+            weighting, torque_offsets, torque_gains, fixed_base, friction, armature, cutoff, align_time);
         py::gil_scoped_release release;
         if (!out) return std::make_shared<InertialIdentificationResult>(run_inertial_identification(o));
         StagedDirectory staged(*out, "identify inertial");  // as the command: the previous output or none on failure
@@ -307,8 +341,9 @@ torque joints and their measured / nominal / identified torques (samples x joint
       py::arg("source") = "sensors", py::arg("validate") = "", py::arg("holdout") = 0.3, py::arg("truth") = "",
       py::arg("locks") = std::map<std::string, double>{}, py::arg("lock_upper_body") = false,
       py::arg("consistent") = false, py::arg("prior") = py::none(), py::arg("weighting") = "sensors",
-      py::arg("torque_offsets") = false, py::arg("fixed_base") = false, py::arg("friction") = "",
-      py::arg("armature") = false, py::arg("cutoff") = py::none(), py::arg("align_time") = false,
+      py::arg("torque_offsets") = false, py::arg("torque_gains") = false, py::arg("fixed_base") = false,
+      py::arg("friction") = "", py::arg("armature") = false, py::arg("cutoff") = py::none(),
+      py::arg("align_time") = false,
       (std::string("All the stages, as `dynid identify inertial MODEL DATA --out OUT` runs them (writes only with "
                    "out; an existing out is replaced only if it holds an earlier output of the command).\n") +
        kOptionsDoc)

@@ -1,6 +1,7 @@
 // The `dynid` Python module (docs/python.md): the argument checks every binding uses, Model and
 // Data, `compute` (the `dynid compute` contract) and data-set reading. The dynamics, identification
-// and pipeline functions are registered by bind_dynamics.cpp, bind_ident.cpp and bind_pipeline.cpp.
+// and pipeline functions are registered by bind_dynamics.cpp, bind_ident.cpp, bind_pipeline.cpp and
+// bind_papers.cpp.
 
 #include <optional>
 
@@ -384,4 +385,5 @@ PYBIND11_MODULE(_dynid, m) {
   dp::bind_dynamics(m);
   dp::bind_ident(m);
   dp::bind_pipeline(m);
+  dp::bind_papers(m);
 }

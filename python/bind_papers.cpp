@@ -1,0 +1,336 @@
+// The commands of papers 000-002 as Python calls, with the options as keyword arguments of the same
+// names: dynid.identify_static (`dynid identify static`, pipeline/static_pipeline.hpp),
+// dynid.identify_actuator (`dynid identify actuator`, pipeline/actuator_identification.hpp) and
+// dynid.izmp (`dynid izmp`, pipeline/izmp.hpp). Each returns its result with summary.json as a dict
+// and, with `out`, writes the command's files.
+
+#include <optional>
+
+#include "convert.hpp"
+#include "dynid/core/staged_directory.hpp"
+#include "dynid/ident/actuator_differentiation.hpp"
+#include "dynid/mocap/c3d_import.hpp"
+#include "dynid/pipeline/actuator_identification.hpp"
+#include "dynid/pipeline/izmp.hpp"
+#include "dynid/pipeline/static_pipeline.hpp"
+
+namespace dynid::python {
+
+namespace {
+
+py::object json_object(const nlohmann::json& j) { return json_loads(j.dump()); }
+
+/// None or a number (py::handle: GCC 12 warns on pybind11's optional<double> caster); `check`
+/// names what a valid value is when it fails.
+std::optional<double> optional_number(py::handle h, const char* name, bool positive) {
+  if (h.is_none()) return std::nullopt;
+  double x = 0.0;
+  try {
+    x = h.cast<double>();
+  } catch (const py::cast_error&) {
+    throw py::type_error(std::string(name) + ": expected a number or None");
+  }
+  if (positive && !(x > 0.0)) throw py::value_error(std::string(name) + ": must be positive");
+  return x;
+}
+
+void positive(double x, const char* name, const char* what = "") {
+  if (!(x > 0.0)) throw py::value_error(std::string(name) + ": must be positive" + what);
+}
+
+/// `run()` (a shared_ptr to the result); with `out`, `write(result, dir)` into a staged directory
+/// as the command does: an existing `out` is replaced only if it holds an earlier output of
+/// `command`, and a failure leaves it as it was.
+template <class Run, class Write>
+auto run_and_write(const std::optional<std::string>& out, const char* command, Run run, Write write) {
+  py::gil_scoped_release release;
+  std::optional<StagedDirectory> staged;
+  if (out) staged.emplace(*out, command);
+  auto r = run();
+  if (staged) {
+    write(*r, staged->path());
+    staged->commit();
+  }
+  return r;
+}
+
+void one_of(const std::string& value, std::initializer_list<const char*> allowed, const char* name) {
+  std::string list;
+  for (const char* a : allowed) {
+    if (value == a) return;
+    list += (list.empty() ? "'" : ", '") + std::string(a) + "'";
+  }
+  throw py::value_error(std::string(name) + ": " + list + ", not '" + value + "'");
+}
+
+/// [samples x k] rows of fixed-size vectors.
+template <class Vec>
+RowMajorMatrix rows_of(const std::vector<Vec>& v) {
+  RowMajorMatrix out(static_cast<Eigen::Index>(v.size()), Vec::RowsAtCompileTime);
+  for (std::size_t i = 0; i < v.size(); ++i) out.row(static_cast<Eigen::Index>(i)) = v[i].transpose();
+  return out;
+}
+
+py::dict series_dict(const IzmpSeries& s) {
+  py::dict d;
+  d["time"] = s.time;
+  std::vector<std::string> support;
+  for (Support x : s.support) support.emplace_back(to_string(x));
+  d["support"] = support;
+  d["izmp_nif"] = rows_of(s.izmp_nif);
+  d["izmp_world"] = rows_of(s.izmp_world);
+  d["wrench_nif"] = rows_of(s.wrench_nif);
+  d["physical_zmp_nif"] = rows_of(s.physical_zmp_nif);
+  d["support_box"] = rows_of(s.support_box);
+  d["inside_support"] = s.inside_support;
+  return d;
+}
+
+const char* kSeriesDoc = R"(dict of per field-bus sample arrays: time [s]; support ("none" | "both" | "left" |
+"right"); izmp_nif (n x 3: x, y, plane height [m] in the normal-incident frame, NaN without normal
+force); izmp_world (n x 3 [m], NaN without a truth stream); wrench_nif (n x 6: contact force [N]
+and torque about the IZMP [N m], NIF axes); physical_zmp_nif (n x 3 [m], the simulator's contact
+wrenches' ZMP, NaN without truth); support_box (n x 4: stance soles' x min, x max, y min, y max in
+the NIF [m]); inside_support (1 inside the stance polygon, 0 outside, -1 no stance).)";
+
+}  // namespace
+
+void bind_papers(py::module_& m) {
+  py::class_<StaticPipelineResult, std::shared_ptr<StaticPipelineResult>>(
+      m, "StaticIdentification", "Segment masses and COMs from static poses (paper 000): identify_static's result.")
+      .def_property_readonly(
+          "summary", [](const StaticPipelineResult& r) { return json_object(r.summary); },
+          "summary.json as a dict (without its \"urdf\" entry, the name of the URDF written beside it).")
+      .def_property_readonly(
+          "identified_model",
+          [](const StaticPipelineResult& r) { return std::make_shared<Model>(r.identification.identified); },
+          "The nominal model with the identified segment masses and COMs.")
+      .def_readonly("urdf", &StaticPipelineResult::urdf, "The updated URDF's text.")
+      .def_property_readonly(
+          "segments",
+          [](const StaticPipelineResult& r) {
+            py::list out;
+            for (const SegmentEstimate& s : r.identification.segments)
+              out.append(py::dict(py::arg("name") = s.name, py::arg("mass_before") = s.mass_before,
+                                  py::arg("mass_after") = s.mass_after, py::arg("com_before") = Vector3(s.com_before),
+                                  py::arg("com_after") = Vector3(s.com_after)));
+            return out;
+          },
+          "Per updated segment: name, mass_before / mass_after [kg], com_before / com_after (body frame [m]).")
+      .def_property_readonly(
+          "poses",
+          [](const StaticPipelineResult& r) {
+            py::list out;
+            for (const MeasuredStaticPose& p : r.poses)
+              out.append(py::dict(py::arg("label") = p.label, py::arg("q") = VectorX(p.q),
+                                  py::arg("cop") = Vector3(p.cop), py::arg("heldout") = p.heldout));
+            return out;
+          },
+          "Per pose: label, q (nq), cop (measured centre of pressure, world [m]), heldout.")
+      .def_readonly("gcom_error_nominal", &StaticPipelineResult::gcom_error_nominal,
+                    "Per pose: horizontal distance between the nominal model's GCOM and the COP [m].")
+      .def_readonly("gcom_error_identified", &StaticPipelineResult::gcom_error_identified,
+                    "Per pose: the same for the identified model [m].");
+
+  m.def(
+      "identify_static",
+      [](const std::string& model, const std::string& data, double total_mass, const std::optional<std::string>& out,
+         const std::vector<std::string>& segments, const std::string& validate, double cutoff, const std::string& truth,
+         double heldout_fraction, const std::string& pose_source, const std::string& windows, const std::string& prior,
+         bool calibrate_markers) {
+        // The checks the command line's option parser makes before the library sees the values.
+        positive(total_mass, "total_mass", " (kg)");
+        positive(cutoff, "cutoff", " (Hz)");
+        if (!(heldout_fraction >= 0.0 && heldout_fraction <= 0.95))
+          throw py::value_error("heldout_fraction: must be in [0, 0.95]");
+        one_of(pose_source, {"markers", "encoders"}, "pose_source");
+        one_of(windows, {"detect", "segments"}, "windows");
+        one_of(prior, {"scaled", "nominal"}, "prior");
+        StaticPipelineOptions o;
+        o.total_mass = total_mass;
+        o.segments = segments;
+        o.cutoff_hz = cutoff;
+        o.truth_urdf = truth;
+        o.heldout_fraction = heldout_fraction;
+        o.pose_source = pose_source == "encoders" ? PoseSource::Encoders : PoseSource::Markers;
+        o.windows = windows == "segments" ? WindowSource::Segments : WindowSource::Detect;
+        o.prior = prior == "nominal" ? StaticPrior::Nominal : StaticPrior::Scaled;
+        o.calibrate_markers = calibrate_markers;
+        std::optional<Robot> robot;
+        return run_and_write(
+            out, "identify static",
+            [&] {
+              robot = load_robot(model);
+              // A lab's C3D or TRC trial where a data set is expected: imported for this run.
+              const DatasetOrMocapFile dataset(data, &robot->model), validation(validate, &robot->model);
+              o.validate = validation.path();
+              try {
+                return std::make_shared<StaticPipelineResult>(run_static_identification(*robot, dataset.path(), o));
+              } catch (const std::exception& e) {
+                throw std::runtime_error(validation.in_user_terms(dataset.in_user_terms(e.what())));
+              }
+            },
+            [&](const StaticPipelineResult& r, const std::string& dir) {
+              write_static_identification(r, *robot, dir);
+            });
+      },
+      py::arg("model"), py::arg("data"), py::kw_only(), py::arg("total_mass"), py::arg("out") = py::none(),
+      py::arg("segments") = std::vector<std::string>{}, py::arg("validate") = "", py::arg("cutoff") = 4.0,
+      py::arg("truth") = "", py::arg("heldout_fraction") = 0.25, py::arg("pose_source") = "markers",
+      py::arg("windows") = "detect", py::arg("prior") = "scaled", py::arg("calibrate_markers") = false,
+      R"(Segment masses and centres of mass from static poses (paper 000), as
+`dynid identify static MODEL DATA --total-mass KG --out OUT` (docs/identification-static.md).
+
+model: URDF/MJCF path or bundled robot name (its sidecar names the markers); data: a data set with
+the static poses (markers, plates; encoders for pose_source="encoders"), or a lab's C3D/TRC trial.
+total_mass: the weighed mass [kg]. segments: bodies or links to update (default: the paper's main
+segments). validate: data set of a dynamic motion (residual base wrench before/after; cutoff [Hz]
+its low-pass). truth: the true URDF of a simulation (per-segment errors). heldout_fraction: poses
+held out (0.25: every 4th). pose_source "markers" | "encoders"; windows "detect" | "segments";
+prior "scaled" | "nominal"; calibrate_markers. With out: writes summary.json, the updated URDF and
+report.html there (an existing out is replaced only if it holds an earlier output of the command).
+Returns a StaticIdentification (summary dict, identified_model, segments, poses, GCOM errors).)");
+
+  py::class_<ActuatorIdentificationResult, std::shared_ptr<ActuatorIdentificationResult>>(
+      m, "ActuatorIdentification", "A servo's motor and friction model (paper 002): identify_actuator's result.")
+      .def_property_readonly(
+          "summary", [](const ActuatorIdentificationResult& r) { return json_object(r.summary); },
+          "summary.json as a dict.")
+      .def_readonly("actuator_yaml", &ActuatorIdentificationResult::sidecar_yaml,
+                    "The fitted model as a sidecar `actuators:` entry (actuator.yaml).")
+      .def_readonly("trial_log_csv", &ActuatorIdentificationResult::trial_log_csv,
+                    "The last ILC trial as a servo.csv log (empty when fitted from logs).")
+      .def_property_readonly(
+          "ilc_errors",
+          [](const ActuatorIdentificationResult& r) {
+            std::vector<double> e;
+            for (const IlcIteration& i : r.iterations) e.push_back(i.max_windowed_error_rad);
+            return e;
+          },
+          "Max windowed tracking error of each ILC trial [rad].");
+
+  m.def(
+      "identify_actuator",
+      [](const std::string& model, const std::string& joint, const std::optional<std::string>& out,
+         const std::string& reference, int iterations, double lambda, double window_ms, double threshold, unsigned seed,
+         bool true_links, bool noise_free, py::handle cutoff, py::handle p_gain, py::handle heldout_p_gain,
+         const std::string& logs, const std::string& links) {
+        positive(iterations, "iterations");
+        positive(lambda, "lambda_");
+        positive(window_ms, "window_ms", " (ms)");
+        positive(threshold, "threshold", " (rad)");
+        ActuatorIdentificationOptions o;
+        o.joint = joint;
+        o.reference = reference;
+        o.iterations = iterations;
+        o.lambda = lambda;
+        o.window_ms = window_ms;
+        o.threshold_rad = threshold;
+        o.seed = seed;
+        o.true_links = true_links;
+        o.noise_free = noise_free;
+        if (const auto c = optional_number(cutoff, "cutoff", false)) {
+          if (*c < 0.0) throw py::value_error("cutoff: must be >= 0 (0: no low-pass)");
+          o.cutoff_hz = *c;
+        }
+        o.p_gain = optional_number(p_gain, "p_gain", true).value_or(0.0);
+        o.heldout_p_gain = optional_number(heldout_p_gain, "heldout_p_gain", true).value_or(0.0);
+        o.logs = logs;
+        o.links_urdf = links;
+        return run_and_write(
+            out, "identify actuator",
+            [&] {
+              return std::make_shared<ActuatorIdentificationResult>(run_actuator_identification(load_robot(model), o));
+            },
+            write_actuator_identification);
+      },
+      py::arg("model"), py::kw_only(), py::arg("joint"), py::arg("out") = py::none(), py::arg("reference") = "",
+      py::arg("iterations") = 15, py::arg("lambda_") = 0.8, py::arg("window_ms") = 25.0, py::arg("threshold") = 0.02,
+      py::arg("seed") = 1, py::arg("true_links") = false, py::arg("noise_free") = false, py::arg("cutoff") = py::none(),
+      py::arg("p_gain") = py::none(), py::arg("heldout_p_gain") = py::none(), py::arg("logs") = "",
+      py::arg("links") = "",
+      R"(A servo's motor and friction model by Iterative Learning Control (paper 002), as
+`dynid identify actuator MODEL --joint J --out OUT` (docs/actuators.md).
+
+model: fixed-base URDF or bundled robot (servo_bench) with an actuators entry; joint: the servo's
+joint. reference: CSV (time,position [s, rad]; default the built-in walking + kick reference).
+iterations: at most this many ILC trials; lambda_ (the command's --lambda): ILC learning gain;
+window_ms: window of the max windowed error [ms]; threshold: ILC stops below this error [rad];
+seed: the simulated bench's true servo and links; true_links; noise_free (exact position and
+supply voltage instead of the servo's registers); cutoff [Hz] (None: 15, 0 with noise_free; 0:
+none); p_gain, heldout_p_gain (None: the sidecar's, half of it); logs: directory of recorded
+servo.csv logs to fit instead of simulating, links: their links' URDF. With out: writes
+summary.json, actuator.yaml, report.html (and the ILC trial) there. Returns an
+ActuatorIdentification (summary dict, actuator_yaml, ilc_errors).)");
+
+  py::class_<IzmpResult, std::shared_ptr<IzmpResult>>(
+      m, "Izmp", "The imaginary ZMP from on-board sensors (paper 001): izmp's result.")
+      .def_property_readonly(
+          "summary", [](const IzmpResult& r) { return json_object(r.summary); }, "summary.json as a dict.")
+      .def_property_readonly(
+          "series", [](const IzmpResult& r) { return series_dict(r.series); },
+          (std::string("The method's IZMP: ") + kSeriesDoc).c_str())
+      .def_property_readonly(
+          "reference", [](const IzmpResult& r) { return series_dict(r.reference); },
+          "The same method with ideal signals (the truth stream at 500 Hz; empty without one), same keys.");
+
+  m.def(
+      "izmp",
+      [](const std::string& model, const std::string& data, const std::optional<std::string>& out,
+         const std::string& method, const std::string& angular_acceleration, py::handle acd_rate, double bus_rate,
+         const std::string& differences, py::handle ground_normal, py::handle slope, const std::string& inertia_from,
+         bool bus_period_mean, py::handle inertial_noise) {
+        IzmpOptions o;
+        o.model = model;
+        o.data = data;
+        o.inertia_from = inertia_from;
+        one_of(method, {"mr-ad", "ir-md"}, "method");
+        one_of(angular_acceleration, {"accelerometers", "gyro"}, "angular_acceleration");
+        one_of(differences, {"central", "backward"}, "differences");
+        o.settings.method = parse_izmp_method(method);
+        o.settings.angular_acceleration = parse_angular_acceleration_source(angular_acceleration);
+        o.settings.differences = parse_difference_scheme(differences);
+        o.settings.acd_rate_hz = optional_number(acd_rate, "acd_rate", true).value_or(0.0);
+        positive(bus_rate, "bus_rate", " (Hz)");
+        o.settings.bus_rate_hz = bus_rate;
+        o.settings.bus_period_mean = bus_period_mean;
+        const std::optional<double> slope_deg = optional_number(slope, "slope", false);
+        if (!ground_normal.is_none() && slope_deg)
+          throw py::value_error("ground_normal: give ground_normal or slope, not both");
+        if (!ground_normal.is_none()) {
+          const VectorArg n(ground_normal, "ground_normal", 3, "x, y, z in world");
+          if (!n.map.allFinite() || n.map.norm() < 1e-12)
+            throw py::value_error("ground_normal: expected three finite numbers, not all zero");
+          o.settings.ground_normal_world = Vector3(n.map.normalized());
+        }
+        if (slope_deg) {
+          // dynid simulate's slope: the floor inclined about world y, uphill along +x.
+          const double s = *slope_deg * M_PI / 180.0;
+          o.settings.ground_normal_world = Vector3(-std::sin(s), 0.0, std::cos(s));
+        }
+        if (!inertial_noise.is_none()) {
+          o.settings.add_inertial_noise = true;
+          o.settings.noise_seed = inertial_noise.cast<unsigned>();
+        }
+        return run_and_write(
+            out, "izmp", [&] { return std::make_shared<IzmpResult>(run_izmp(o)); }, write_izmp_outputs);
+      },
+      py::arg("model"), py::arg("data"), py::kw_only(), py::arg("out") = py::none(), py::arg("method") = "mr-ad",
+      py::arg("angular_acceleration") = "accelerometers", py::arg("acd_rate") = py::none(), py::arg("bus_rate") = 125.0,
+      py::arg("differences") = "central", py::arg("ground_normal") = py::none(), py::arg("slope") = py::none(),
+      py::arg("inertia_from") = "", py::arg("bus_period_mean") = false, py::arg("inertial_noise") = py::none(),
+      R"(The imaginary ZMP and contact wrench from on-board sensors (paper 001), as
+`dynid izmp MODEL DATA --out OUT` (docs/robust-inverse-dynamics.md).
+
+model: URDF/MJCF path or bundled robot (its sidecar: IMU, accelerometers, soles); data: a data set
+(encoders.csv, imu.csv; truth.csv when simulated). method "mr-ad" (moving reference) | "ir-md"
+(inertial reference); angular_acceleration "accelerometers" | "gyro"; acd_rate: actuator-controller
+rate [Hz] (None: the encoders'); bus_rate: field-bus rate [Hz], one IZMP per period; differences
+"central" | "backward"; ground_normal: 3 numbers in world, or slope [deg] about world y (uphill
+along +x) (None: the stance soles' normal); inertia_from: URDF whose inertias replace the model's;
+bus_period_mean; inertial_noise: seed of the study's white noise added to noise-free inertial
+sensors. With out: writes izmp.csv, summary.json, report.html there. Returns an Izmp (summary
+dict, series, reference).)");
+}
+
+}  // namespace dynid::python
