@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 #include "dynid/mocap/c3d_reader.hpp"
@@ -45,7 +46,16 @@ std::size_t find_name(const std::string& bytes, const std::string& name) {
 TEST(C3dMalformed, SpecificDamage) {
   const std::string good = c3d_bytes(synthetic_c3d(C3dProcessor::Intel, false).file);
   expect_error(good.substr(0, 100), "truncated");
-  expect_error(good.substr(0, good.size() - 600), "truncated");
+  // Cut inside the data: the whole frames present are read, with a warning (c3d_spec_bytes_test.cpp);
+  // cut where the data start: nothing to read.
+  const C3dFile cut = parse_c3d(good.substr(0, good.size() - 600), "fuzz.c3d");
+  EXPECT_LT(cut.frame_count(), parse_c3d(good, "fuzz.c3d").frame_count());
+  ASSERT_FALSE(cut.warnings.empty());
+  EXPECT_NE(cut.warnings.back().find("(the data present)"), std::string::npos) << cut.warnings.back();
+  const std::size_t data_block =
+      static_cast<std::uint8_t>(good[16]) + 256u * static_cast<std::uint8_t>(good[17]);  // header word 9, Intel
+  const std::size_t data_start = (data_block - 1) * 512;
+  expect_error(good.substr(0, data_start), "truncated");
 
   std::string not_c3d = good;
   not_c3d[1] = 'x';
@@ -69,8 +79,7 @@ TEST(C3dMalformed, SpecificDamage) {
   expect_error(bad_type, "type 3");
 
   // The header's last frame past the data while POINT:FRAMES and the data agree: the parameters
-  // win, with a warning (c3d_spec_bytes_test.cpp builds the field's case byte by byte). A count
-  // that the parameters back too is refused above ("truncated": the file cut short).
+  // win, with a warning (c3d_spec_bytes_test.cpp builds the field's cases byte by byte).
   std::string frames = good;
   put_i16(frames, 8, 200);
   const C3dFile read = parse_c3d(frames, "fuzz.c3d");
