@@ -3,10 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 
+#include "dynid/core/number_format.hpp"
 #include "dynid/mocap/c3d_reader.hpp"
 #include "dynid/mocap/c3d_writer.hpp"
 #include "mocap/mocap_fixtures.hpp"
@@ -15,6 +17,7 @@ namespace dynid {
 namespace {
 
 using testing::synthetic_c3d;
+using testing::SyntheticC3d;
 
 // Reads as dynid mocap inspect does: the file, the SI view, every plate's wrenches.
 void read_everything(const std::string& bytes) {
@@ -104,6 +107,29 @@ TEST(C3dMalformed, SpecificDamage) {
   const float nan = std::nanf("");
   std::memcpy(&bytes[rate + 4 + 4], &nan, 4);
   expect_error(bytes, "POINT:RATE is nan");
+}
+
+TEST(C3dMalformed, AnAnalogRateOffThePointRateTimesTheSamplesPerFrameIsNamed) {
+  // ANALOG:RATE ten times the point rate x the samples per frame: the two streams would span
+  // different times.
+  SyntheticC3d bad = synthetic_c3d(C3dProcessor::Intel, true);
+  const C3dFile good_file = parse_c3d(c3d_bytes(bad.file), "fuzz.c3d");
+  for (const std::string& w : recording_from_c3d(good_file, "fuzz.c3d").warnings)
+    EXPECT_EQ(w.find("ANALOG:RATE"), std::string::npos) << w;
+  const double spf = static_cast<double>(good_file.analog_samples_per_frame());
+  bad.file.parameters.set_number("ANALOG", "RATE", C3dType::Float, 1000.0 * spf);  // the point rate is 100 Hz
+  const C3dFile file = parse_c3d(c3d_bytes(bad.file), "fuzz.c3d");
+  const MocapRecording rec = recording_from_c3d(file, "fuzz.c3d");
+  EXPECT_EQ(rec.analog_rate, 1000.0 * spf);
+  const auto w = std::find_if(rec.warnings.begin(), rec.warnings.end(),
+                              [](const std::string& x) { return x.starts_with("ANALOG:RATE"); });
+  ASSERT_NE(w, rec.warnings.end());
+  const double frames = static_cast<double>(file.frame_count());
+  EXPECT_EQ(*w, "ANALOG:RATE is " + format_exact(1000.0 * spf) + " Hz, not the point rate 100 Hz x " +
+                    format_exact(spf) +
+                    " analog samples per frame; the analog samples are timed by "
+                    "ANALOG:RATE, so they span " +
+                    format_exact(frames / 1000.0) + " s and the frames " + format_exact(frames / 100.0) + " s");
 }
 
 TEST(C3dMalformed, EveryTruncationIsAnErrorNotACrash) {
