@@ -37,7 +37,10 @@ std::atomic<bool> g_counting{false};
 #endif
 
 #ifdef DYNID_TEST_ASAN
-#include <sanitizer/allocator_interface.h>
+// The sanitizer runtimes' allocation hook (clang's sanitizer/allocator_interface.h; GCC 12's libasan
+// exports it without shipping that header).
+extern "C" int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void*, std::size_t),
+                                                         void (*free_hook)(const volatile void*));
 namespace {
 void count_allocation(const volatile void*, std::size_t) {
   if (g_counting) ++g_allocations;
