@@ -37,7 +37,7 @@ std::atomic<bool> g_counting{false};
 #endif
 
 #ifdef DYNID_TEST_ASAN
-// The sanitizer runtimes' allocation hook (clang's sanitizer/allocator_interface.h; GCC 12's libasan
+// The sanitizer runtimes' allocation hook (declared in clang's allocator_interface header; GCC 12's libasan
 // exports it without shipping that header).
 extern "C" int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void*, std::size_t),
                                                          void (*free_hook)(const volatile void*));
