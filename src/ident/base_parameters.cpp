@@ -190,7 +190,12 @@ BaseParameters compute_base_parameters(const Model& model, const BaseParameterOp
   // beta in unit-scaled columns, then back to parameter units: Y_D = Y_I beta.
   const Eigen::Index nb = accepted;
   const Eigen::Index nd = static_cast<Eigen::Index>(out.dependent.size());
-  const MatrixX beta_scaled = R.topLeftCorner(nb, nb).triangularView<Eigen::Upper>().solve(C.topLeftCorner(nb, nd));
+  // No dependent column (every parameter identifiable): nothing to solve. Eigen's triangular solve
+  // of an empty right-hand side binds a reference to its null data (UndefinedBehaviorSanitizer in
+  // Excitation.ServoBenchWithinLimitsFullRankAndBetterThanItsStart under scripts/test.sh --sanitize).
+  const MatrixX beta_scaled =
+      nd == 0 ? MatrixX(nb, 0)
+              : MatrixX(R.topLeftCorner(nb, nb).triangularView<Eigen::Upper>().solve(C.topLeftCorner(nb, nd)));
   out.beta.resize(nb, nd);
   out.K = MatrixX::Zero(nb, n);
   out.groups.resize(static_cast<std::size_t>(nb));

@@ -226,28 +226,38 @@ C3dFile parse_c3d(const std::string& bytes, const std::string& label) {
   if (data_block < 2 || data_block <= first_byte)
     r.fail("bad data pointer: the data section is said to start at block " + std::to_string(data_block));
   const std::size_t data_start = (data_block - 1) * kBlock;
-  // The header's count runs past the end of the data while POINT:FRAMES gives a smaller one that the
-  // data hold (ezc3d's Optotrak.c3d: header 1149 frames, parameters and data 30): the parameters win,
-  // as in ezc3d and the C3D User Guide, with a warning. A count nothing in the file backs stays an
-  // error ("truncated" below): a cut file is refused, not read short.
-  if (frame_bytes > 0 && data_start <= bytes.size())
-    if (const C3dParameter* p = params.find("POINT", "FRAMES"); p && !p->numbers.empty()) {
-      const double n = p->unsigned_numbers().front();
-      const double held = static_cast<double>((bytes.size() - data_start) / frame_bytes);
-      if (held < frames && n >= 1.0 && n < frames && n <= held && n == std::floor(n)) {
-        file.warnings.push_back("the header says " + std::to_string(static_cast<long>(frames)) +
-                                " frames, POINT:FRAMES " + std::to_string(static_cast<long>(n)) +
-                                " and the data hold " + std::to_string(static_cast<long>(held)) + "; read " +
-                                std::to_string(static_cast<long>(n)) + " (the parameters')");
-        frames = n;
-      }
+  // A count that runs past the end of the data (C3D User Guide and ezc3d: the data present win).
+  // When POINT:FRAMES gives a smaller count that the data hold, the parameters win; otherwise the
+  // whole frames present are read. Either way with a warning naming both counts: a file cut short
+  // is read short, never silently. A data section without one whole frame is refused as truncated.
+  // The public case: ezc3d's Optotrak.c3d, whose header and POINT:FRAMES say 1149 frames while the
+  // file ends after 29 (docs/mocap.md).
+  const std::size_t held =
+      frame_bytes > 0 && data_start <= bytes.size() ? (bytes.size() - data_start) / frame_bytes : 0;
+  if (frame_bytes > 0 && held >= 1 && static_cast<double>(held) < frames) {
+    const std::string said = "the header says " + std::to_string(static_cast<long>(frames)) + " frames";
+    const C3dParameter* p = params.find("POINT", "FRAMES");
+    const double n = p && !p->numbers.empty() ? p->unsigned_numbers().front() : -1.0;
+    if (n >= 1.0 && n < frames && n <= static_cast<double>(held) && n == std::floor(n)) {
+      file.warnings.push_back(said + ", POINT:FRAMES " + std::to_string(static_cast<long>(n)) + " and the data hold " +
+                              std::to_string(held) + "; read " + std::to_string(static_cast<long>(n)) +
+                              " (the parameters')");
+      frames = n;
+    } else {
+      const std::size_t rest = bytes.size() - data_start - held * frame_bytes;
+      file.warnings.push_back(said + (n >= 0.0 ? ", POINT:FRAMES " + std::to_string(static_cast<long>(n)) : "") +
+                              ", but the file ends after " + std::to_string(held) + " whole frames" +
+                              (rest > 0 ? " and " + std::to_string(rest) + " bytes of one more" : "") + "; read " +
+                              std::to_string(held) + " (the data present)");
+      frames = static_cast<double>(held);
     }
+  }
   const auto n_frames = static_cast<std::size_t>(frames);
-  if (frame_bytes > 0 && (data_start > bytes.size() || (bytes.size() - data_start) / frame_bytes < n_frames))
+  if (frame_bytes > 0 && (data_start > bytes.size() || held < n_frames))
     r.fail("truncated: " + std::to_string(n_frames) + " frames of " + std::to_string(frame_bytes) +
            " bytes from byte " + std::to_string(data_start) + " need " +
            std::to_string(data_start + n_frames * frame_bytes) + " bytes, the file has " +
-           std::to_string(bytes.size()));
+           std::to_string(bytes.size()) + " (not one whole frame)");
 
   const auto F = static_cast<Eigen::Index>(n_frames);
   file.points.resize(F, 3 * n_points);

@@ -102,6 +102,19 @@ void read_analogs(const C3dFile& file, const std::string& label, MocapRecording&
   if (!(std::isfinite(rec.analog_rate) && rec.analog_rate > 0))
     throw std::runtime_error(label + ": ANALOG:RATE is " + std::to_string(rec.analog_rate) +
                              "; a positive rate is required");
+  // The User Guide's layout: ANALOG:RATE = point rate x analog samples per frame. Where a file
+  // disagrees, its analogs and points span different times (dynid import would misalign plates and
+  // markers); the analogs are timed by ANALOG:RATE, as ezc3d does, and the user is told.
+  const double layout_rate = rec.point_rate * static_cast<double>(file.analog_samples_per_frame());
+  if (p.number("ANALOG", "RATE") && std::isfinite(layout_rate) && layout_rate > 0 &&
+      std::abs(rec.analog_rate - layout_rate) > 1e-6 * layout_rate)
+    rec.warnings.push_back("ANALOG:RATE is " + format_exact(rec.analog_rate) + " Hz, not the point rate " +
+                           format_exact(rec.point_rate) + " Hz x " + std::to_string(file.analog_samples_per_frame()) +
+                           " analog samples per frame; the analog samples are timed by ANALOG:RATE, so they "
+                           "span " +
+                           format_exact(static_cast<double>(file.analogs.rows()) / rec.analog_rate) +
+                           " s and the frames " +
+                           format_exact(static_cast<double>(file.frame_count()) / rec.point_rate) + " s");
   const auto n = static_cast<std::size_t>(channels);
   rec.analog_labels = numbered_strings(p, "ANALOG", "LABELS");
   rec.analog_labels.resize(n);

@@ -3,9 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
+#include "dynid/core/number_format.hpp"
 #include "dynid/mocap/c3d_reader.hpp"
 #include "dynid/mocap/c3d_writer.hpp"
 #include "mocap/mocap_fixtures.hpp"
@@ -14,6 +17,7 @@ namespace dynid {
 namespace {
 
 using testing::synthetic_c3d;
+using testing::SyntheticC3d;
 
 // Reads as dynid mocap inspect does: the file, the SI view, every plate's wrenches.
 void read_everything(const std::string& bytes) {
@@ -45,7 +49,16 @@ std::size_t find_name(const std::string& bytes, const std::string& name) {
 TEST(C3dMalformed, SpecificDamage) {
   const std::string good = c3d_bytes(synthetic_c3d(C3dProcessor::Intel, false).file);
   expect_error(good.substr(0, 100), "truncated");
-  expect_error(good.substr(0, good.size() - 600), "truncated");
+  // Cut inside the data: the whole frames present are read, with a warning (c3d_spec_bytes_test.cpp);
+  // cut where the data start: nothing to read.
+  const C3dFile cut = parse_c3d(good.substr(0, good.size() - 600), "fuzz.c3d");
+  EXPECT_LT(cut.frame_count(), parse_c3d(good, "fuzz.c3d").frame_count());
+  ASSERT_FALSE(cut.warnings.empty());
+  EXPECT_NE(cut.warnings.back().find("(the data present)"), std::string::npos) << cut.warnings.back();
+  const std::size_t data_block =
+      static_cast<std::uint8_t>(good[16]) + 256u * static_cast<std::uint8_t>(good[17]);  // header word 9, Intel
+  const std::size_t data_start = (data_block - 1) * 512;
+  expect_error(good.substr(0, data_start), "truncated");
 
   std::string not_c3d = good;
   not_c3d[1] = 'x';
@@ -69,8 +82,7 @@ TEST(C3dMalformed, SpecificDamage) {
   expect_error(bad_type, "type 3");
 
   // The header's last frame past the data while POINT:FRAMES and the data agree: the parameters
-  // win, with a warning (c3d_spec_bytes_test.cpp builds the field's case byte by byte). A count
-  // that the parameters back too is refused above ("truncated": the file cut short).
+  // win, with a warning (c3d_spec_bytes_test.cpp builds the field's cases byte by byte).
   std::string frames = good;
   put_i16(frames, 8, 200);
   const C3dFile read = parse_c3d(frames, "fuzz.c3d");
@@ -95,6 +107,29 @@ TEST(C3dMalformed, SpecificDamage) {
   const float nan = std::nanf("");
   std::memcpy(&bytes[rate + 4 + 4], &nan, 4);
   expect_error(bytes, "POINT:RATE is nan");
+}
+
+TEST(C3dMalformed, AnAnalogRateOffThePointRateTimesTheSamplesPerFrameIsNamed) {
+  // ANALOG:RATE ten times the point rate x the samples per frame: the two streams would span
+  // different times.
+  SyntheticC3d bad = synthetic_c3d(C3dProcessor::Intel, true);
+  const C3dFile good_file = parse_c3d(c3d_bytes(bad.file), "fuzz.c3d");
+  for (const std::string& w : recording_from_c3d(good_file, "fuzz.c3d").warnings)
+    EXPECT_EQ(w.find("ANALOG:RATE"), std::string::npos) << w;
+  const double spf = static_cast<double>(good_file.analog_samples_per_frame());
+  bad.file.parameters.set_number("ANALOG", "RATE", C3dType::Float, 1000.0 * spf);  // the point rate is 100 Hz
+  const C3dFile file = parse_c3d(c3d_bytes(bad.file), "fuzz.c3d");
+  const MocapRecording rec = recording_from_c3d(file, "fuzz.c3d");
+  EXPECT_EQ(rec.analog_rate, 1000.0 * spf);
+  const auto w = std::find_if(rec.warnings.begin(), rec.warnings.end(),
+                              [](const std::string& x) { return x.starts_with("ANALOG:RATE"); });
+  ASSERT_NE(w, rec.warnings.end());
+  const double frames = static_cast<double>(file.frame_count());
+  EXPECT_EQ(*w, "ANALOG:RATE is " + format_exact(1000.0 * spf) + " Hz, not the point rate 100 Hz x " +
+                    format_exact(spf) +
+                    " analog samples per frame; the analog samples are timed by "
+                    "ANALOG:RATE, so they span " +
+                    format_exact(frames / 1000.0) + " s and the frames " + format_exact(frames / 100.0) + " s");
 }
 
 TEST(C3dMalformed, EveryTruncationIsAnErrorNotACrash) {

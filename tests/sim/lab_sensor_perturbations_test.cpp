@@ -39,7 +39,8 @@ TEST(ForcePlatePerturbation, RecordedPlatesReadTheListedErrors) {
   ASSERT_EQ(listed.size(), 2u);
   const CsvStream a = read_csv_stream(with + "/plates.csv"), b = read_csv_stream(without + "/plates.csv");
   ASSERT_EQ(a.values.rows(), b.values.rows());
-  for (const auto& [plate, e] : listed.items()) {
+  for (const auto& [plate, listed_plate] : listed.items()) {
+    const nlohmann::json& e = listed_plate;  // clang 14 (the sanitizer build) cannot capture a structured binding
     auto v = [&](const char* key, int k) { return e[key][k].get<double>(); };
     for (int k = 0; k < 3; ++k) EXPECT_LE(std::abs(v("gain", k) - 1.0), kPlateGainTolerance);
     for (int k = 0; k < 2; ++k) {
