@@ -35,7 +35,10 @@ Model perturbed_truth(const Model& nominal, std::mt19937& rng) {
   for (int s : default_static_segments(nominal)) {
     Inertia& I = truth.bodies[static_cast<std::size_t>(s)].inertia;
     const double m = I.mass * (1.15 + 0.1 * u(rng));
-    const Vector3 c = I.com() + 0.02 * Vector3(u(rng), u(rng), u(rng));
+    // Drawn one per statement: the order of function arguments is unspecified, and a compiler that
+    // evaluates them the other way would build another robot. This is the order GCC draws them in.
+    const double dz = u(rng), dy = u(rng), dx = u(rng);
+    const Vector3 c = I.com() + 0.02 * Vector3(dx, dy, dz);
     I = Inertia::from_com(m, c, I.inertia_com());
   }
   return truth;
