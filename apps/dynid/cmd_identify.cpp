@@ -6,7 +6,8 @@
 //   [--fixed-base] [--torque-offsets] [--torque-gains] [--friction viscous,coulomb,offset] [--armature]
 //   [--coulomb-smoothing-velocity RAD_S]
 //   [--fix-mass-com URDF]
-//   [--cutoff HZ] [--no-lowpass] [--velocities differentiated|logged] [--no-imu-bias] [--parallel-filter HZ]
+//   [--cutoff HZ] [--no-lowpass] [--velocities differentiated|logged] [--no-imu-bias] [--gyro-noise D]
+//   [--accelerometer-noise D] [--parallel-filter HZ]
 //   [--time-offset STREAM=S ...]
 //   [--align-time]
 //   [--wrenches auto|ft|plates] [--mocap-joints auto|encoders|markers] [--holdout FRACTION]
@@ -134,6 +135,15 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
       ->check(CLI::IsMember({"differentiated", "logged"}));
   cmd->add_flag("--no-imu-bias", args->no_imu_bias,
                 "Sensor path: keep the IMU readings as they are (no bias removal against leg kinematics)");
+  cmd->add_option("--gyro-noise", o.sensor_options.gyro_noise_density,
+                  "Sensor path: the IMU gyro's white noise density [rad/s/sqrt(Hz)] (default 2.44e-4, Bosch BMI088 "
+                  "class); its share of the base's angular acceleration weights the rows and its bias is taken off "
+                  "the fit (0: not modelled)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--accelerometer-noise", o.sensor_options.accelerometer_noise_density,
+                  "Sensor path: the IMU accelerometer's white noise density [m/s^2/sqrt(Hz)] (default 1.72e-3, "
+                  "BMI088 class; 0: not modelled)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--wrenches", o.sensor_options.wrenches, "Contact wrenches of the sensor path: auto | ft | plates")
       ->check(CLI::IsMember({"auto", "ft", "plates"}));
   cmd->add_option("--mocap-joints", args->mocap_joints,

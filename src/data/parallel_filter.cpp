@@ -26,19 +26,27 @@ ParallelRowFilter::ParallelRowFilter(double sample_rate_hz, const ParallelFilter
   capacity_ = std::max<Eigen::Index>(filtfilt_padlen(filter_) + 1, std::lround(options.chunk_s * sample_rate_hz));
 }
 
-void ParallelRowFilter::add(double time, const MatrixX& A, const VectorX& b, const VectorX& weights) {
-  const bool same_structure = count_ > 0 && A.rows() == rows_ && A.cols() == cols_ && weights == weights_ &&
+void ParallelRowFilter::add(double time, const MatrixX& A, const VectorX& b, const VectorX& weights,
+                            const VectorX& structure) {
+  const bool same_structure = count_ > 0 && A.rows() == rows_ && A.cols() == cols_ && structure == weights_ &&
                               time - times_[count_ - 1] < 1.5 * period_;
   if (count_ > 0 && (!same_structure || count_ == capacity_)) flush();
   if (count_ == 0) {
     rows_ = A.rows();
     cols_ = A.cols();
-    weights_ = weights;
+    weights_ = structure;
     buffer_.resize(rows_ * (cols_ + 1), capacity_);
     times_.resize(capacity_);
   }
-  Eigen::Map<MatrixX>(buffer_.col(count_).data(), rows_, cols_) = A;
-  buffer_.col(count_).tail(rows_) = b;
+  Eigen::Map<MatrixX> a(buffer_.col(count_).data(), rows_, cols_);
+  if (&weights == &structure || weights == structure) {
+    a = A;
+    buffer_.col(count_).tail(rows_) = b;
+  } else {
+    scale_ = (weights.array() / structure.array()).sqrt().matrix();
+    a = scale_.asDiagonal() * A;
+    buffer_.col(count_).tail(rows_) = scale_.cwiseProduct(b);
+  }
   times_[count_] = time;
   ++count_;
   ++samples_in_;

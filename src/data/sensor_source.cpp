@@ -10,6 +10,7 @@
 #include "dynid/data/stream_resampling.hpp"
 #include "dynid/dynamics/kinematics.hpp"
 #include "dynid/io/csv_stream.hpp"
+#include "dynid/mocap/butterworth.hpp"
 #include "dynid/mocap/filtfilt.hpp"
 #include "dynid/spatial/explog.hpp"
 
@@ -206,6 +207,27 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
         accel = resampled(imu, {nm + ".acc.x", nm + ".acc.y", nm + ".acc.z"}, f,
                           stamped(times, dataset, "imu", options, "acc"));
       base_imu = fr.placement;
+      // The gyro's and accelerometer's white noise (options: a datasheet's densities) through the
+      // low-pass, and for the angular acceleration through the difference of the rates: errors in
+      // the regressor's inputs, which the rows' weights count (ForceNoise::acceleration).
+      if (!dataset.stream("imu").noise_free &&
+          (options.gyro_noise_density > 0.0 || options.accelerometer_noise_density > 0.0)) {
+        const double imu_rate = dataset.stream("imu").rate_hz;
+        const IirFilter rows =
+            options.row_filter_cutoff_hz > 0.0
+                ? butterworth_lowpass(options.row_filter_order, options.row_filter_cutoff_hz, imu_rate)
+                : IirFilter{};
+        const FilteredNoiseGain gain = filtered_white_noise_gain(f, imu_rate, rows);
+        const double gyro_sigma = options.gyro_noise_density * std::sqrt(imu_rate);
+        const double accel_sigma = options.accelerometer_noise_density * std::sqrt(imu_rate);
+        const double alpha_sigma = gyro_sigma * gain.rate;
+        noise_.measured_gain = gain.value;
+        noise_.acceleration = VectorX::Zero(model.nv);
+        noise_.acceleration.segment<3>(3).setConstant(alpha_sigma);
+        if (accel.size() > 0)
+          noise_.acceleration.head<3>().setConstant(
+              std::hypot(accel_sigma * gain.value, alpha_sigma * fr.placement.translation.norm()));
+      }
     }
   }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "dynid/dynamics/crba.hpp"
 #include "dynid/dynamics/jacobian.hpp"
 #include "dynid/dynamics/regressor.hpp"
 #include "dynid/dynamics/sole_contacts.hpp"
@@ -14,6 +15,25 @@ IdentificationRows::IdentificationRows(const Model& model, const RobotSidecar& s
                                        SensorSet set, ForceNoise noise)
     : model_(model), base_(base), set_(std::move(set)), noise_(noise), data_(model), J_(6, model.nv) {
   for (const ContactSurface& c : sidecar.contacts) contacts_.push_back(model.frame_index(c.name));
+  if (noise_.acceleration.size() == model.nv)
+    for (int j = 0; j < model.nv; ++j)
+      if (noise_.acceleration[j] > 0.0) noise_sigma_index_.push_back(j);
+}
+
+const std::vector<MatrixX>& IdentificationRows::acceleration_noise_rows() {
+  // Y(q, 0, a) is affine in a: its change per unit of a_j is Y(q, 0, e_j) - Y(q, 0, 0).
+  noise_rows_.resize(noise_sigma_index_.size());
+  const VectorX zero = VectorX::Zero(model_.nv);
+  const MatrixX Y0 = joint_torque_regressor(model_, data_, q_, zero, zero);
+  VectorX e = zero;
+  for (std::size_t i = 0; i < noise_sigma_index_.size(); ++i) {
+    const int j = noise_sigma_index_[i];
+    e.setZero();
+    e[j] = 1.0;
+    noise_rows_[i].noalias() =
+        noise_.acceleration[j] * projector_ * (joint_torque_regressor(model_, data_, q_, zero, e) - Y0);
+  }
+  return noise_rows_;
 }
 
 void IdentificationRows::set_support(const Model& model, const RobotSidecar& sidecar,
@@ -95,6 +115,10 @@ void IdentificationRows::build(const MotionSample& s) {
     }
   }
   Y_ = joint_torque_regressor(model_, data_, s.q, s.v, s.a);
+  if (has_acceleration_noise()) {
+    projector_ = p.projector;
+    q_ = s.q;
+  }
   const MatrixX PA = p.projector * p.measured_map;
   PY_.noalias() = p.projector * Y_;
   T_.resize(p.projector.rows(), static_cast<Eigen::Index>(set_.torque_joints.size()));
@@ -103,7 +127,19 @@ void IdentificationRows::build(const MotionSample& s) {
         p.projector.col(model_.bodies[static_cast<std::size_t>(set_.torque_joints[k])].idx_v);
   A_ = base_regressor(base_, PY_);
   b_.noalias() = PA * fm;
-  w_ = ((PA.array().square().matrix() * sigma.array().square().matrix()).array() + 1e-300).inverse().matrix();
+  row_variance_.noalias() = PA.array().square().matrix() * sigma.array().square().matrix();
+  structure_weights_ = (row_variance_.array() + 1e-300).inverse().matrix();
+  // Noise in the accelerations the data path derived (a gyro differentiated, an accelerometer
+  // filtered) is an error in the regressor's inputs: Y(q, v, a + da) pi = Y(q, v, a) pi + M(q) da,
+  // so each row P Y pi carries P M da more, with M the model's (here: the nominal) mass matrix.
+  if (noise_.acceleration.size() == model_.nv && noise_.acceleration.any()) {
+    const MatrixX& M = crba(model_, data_, s.q);
+    PM_.noalias() = p.projector * M;
+    // In the measured channels' per-sample units: both noises as the rows carry them.
+    row_variance_.noalias() +=
+        PM_.array().square().matrix() * (noise_.acceleration / noise_.measured_gain).array().square().matrix();
+  }
+  w_ = (row_variance_.array() + 1e-300).inverse().matrix();
 }
 
 }  // namespace dynid

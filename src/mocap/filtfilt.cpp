@@ -93,4 +93,21 @@ Eigen::MatrixXd filtfilt_rows(const IirFilter& f, const Eigen::MatrixXd& signals
   return out;
 }
 
+FilteredNoiseGain filtered_white_noise_gain(const IirFilter& filter, double sample_rate_hz, const IirFilter& then) {
+  // The filters are linear and, away from the edges, time-invariant: the output's variance for unit
+  // white noise is the sum of its squared impulse response, and likewise for the difference quotient.
+  // 2^14 samples: long enough for the responses of the low-passes the data path uses to die out.
+  const Eigen::Index n = 1 << 14;
+  Eigen::VectorXd h = Eigen::VectorXd::Zero(n);
+  h[n / 2] = 1.0;
+  if (filter.b.size() > 0) h = filtfilt(filter, h);
+  Eigen::VectorXd d = Eigen::VectorXd::Zero(n);
+  d.head(n - 1) = (h.tail(n - 1) - h.head(n - 1)) * sample_rate_hz;
+  if (then.b.size() > 0) {
+    h = filtfilt(then, h);
+    d = filtfilt(then, d);
+  }
+  return {h.norm(), d.norm()};
+}
+
 }  // namespace dynid

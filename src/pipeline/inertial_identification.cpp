@@ -66,8 +66,12 @@ std::unique_ptr<MotionSource> make_source(const InertialIdentificationOptions& o
   if (o.source == "truth") {
     return std::make_unique<TruthSource>(model, sidecar, dataset, window, o.locks);
   }
-  if (o.source == "sensors")
-    return std::make_unique<SensorSource>(model, sidecar, dataset, o.sensor_options, window, o.locks);
+  if (o.source == "sensors") {
+    SensorSourceOptions sensor_options = o.sensor_options;
+    sensor_options.row_filter_cutoff_hz = o.parallel_filter.cutoff_hz;
+    sensor_options.row_filter_order = o.parallel_filter.order;
+    return std::make_unique<SensorSource>(model, sidecar, dataset, sensor_options, window, o.locks);
+  }
   if (o.source == "mocap")
     return std::make_unique<MocapSource>(model, sidecar, dataset, o.mocap_options, window, o.locks);
   throw std::invalid_argument("unknown source '" + o.source + "' (truth, sensors or mocap)");
@@ -598,13 +602,15 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
   StreamingLeastSquares ls(np);
   auto train = open_motion_source(p, false);
   e.source_description = train->description();
-  IdentificationRows rows(model, sidecar, p.base, p.set, train->noise());
+  const ForceNoise train_noise = train->noise();
+  IdentificationRows rows(model, sidecar, p.base, p.set, train_noise);
   rows.set_support(model, sidecar, p.train_set.segments);
   const bool residual_weighting = o.weighting == "residual";
   // The CAD prior's weight comes from the scores of contiguous blocks of samples (not with residual
   // weighting: that already puts each equation group in units of its own residual).
   const bool cad_blocks = p.cad_prior && !residual_weighting;
   std::vector<StreamingLeastSquares> blocks;
+  std::vector<long> block_samples;  // samples folded into each block
   double block_start = 0.0;
   ResidualWeighting by_equation(residual_weighting ? np : 0);
   const long expected = std::max(1L, train->size_hint());
@@ -612,9 +618,11 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
     if (cad_blocks) {
       if (blocks.empty() || t_in - block_start >= o.cad_prior_block_s) {
         blocks.emplace_back(np, 256);
+        block_samples.push_back(0);
         block_start = t_in;
       }
       blocks.back().add(A_in, b_in, w_in);
+      ++block_samples.back();
     } else if (residual_weighting) {
       by_equation.add(A_in, b_in, w_in);
     } else {
@@ -629,11 +637,38 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
                         format_fixed(o.parallel_filter.cutoff_hz, 1) + " Hz, every " +
                         std::to_string(parallel->decimation()) + "th sample kept");
   }
+  // Errors in variables: noise in the accelerations the data path derived (ForceNoise::acceleration)
+  // adds E[dA^T W dA] to the normal equations, which pulls the estimate toward zero along the
+  // directions those accelerations excite (the whole body's inertia about the base, for the gyro's
+  // noise). It is summed over the samples (every 10 ms: it changes with the posture only) and taken
+  // off the data's information before the CAD prior's fit.
+  const bool errors_in_variables = rows.has_acceleration_noise() && cad_blocks;
+  const long eiv_stride =
+      errors_in_variables ? std::max(1L, std::lround(0.01 * source_sample_rate(o, p.train_set))) : 1L;
+  MatrixX eiv_bias = MatrixX::Zero(errors_in_variables ? np : 0, errors_in_variables ? np : 0), B_unknowns;
+  if (rows.has_acceleration_noise() && model.floating_base)
+    e.acceleration_noise = InertialIdentificationResult::AccelerationNoiseUse{
+        train_noise.acceleration.head<3>().maxCoeff(), train_noise.acceleration.segment<3>(3).maxCoeff(),
+        errors_in_variables, 0};
   MotionSample s;
   MatrixX A_all;
   VectorX b_free;
   while (train->next(s)) {
     rows.build(s);
+    if (errors_in_variables && e.samples % eiv_stride == 0) {
+      // A filtered sample's rows stand for `decimation` raw samples; each raw sample enters once.
+      const double share = static_cast<double>(eiv_stride) /
+                           (parallel && rows.fixed_projection() ? static_cast<double>(parallel->decimation()) : 1.0);
+      for (const MatrixX& B : rows.acceleration_noise_rows()) {
+        B_unknowns.setZero(B.rows(), np);
+        if (p.fixed_part) {
+          for (int k = 0; k < nx; ++k) B_unknowns.col(n_off + k) = B.col(p.free_params[static_cast<std::size_t>(k)]);
+        } else {
+          B_unknowns.rightCols(nx) = base_regressor(p.base, B);
+        }
+        eiv_bias.noalias() += share * B_unknowns.transpose() * rows.weights().asDiagonal() * B_unknowns;
+      }
+    }
     const MatrixX* A = &rows.rows();
     const VectorX* b = &rows.measured();
     if (p.fixed_part || n_off > 0) {
@@ -664,7 +699,7 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
       A = &A_all;
     }
     if (parallel && rows.fixed_projection()) {
-      parallel->add(s.time, *A, *b, rows.weights());
+      parallel->add(s.time, *A, *b, rows.weights(), rows.structure_weights());
     } else {
       if (parallel) parallel->flush();
       fold(*A, *b, rows.weights(), s.time);
@@ -709,10 +744,35 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
   } else if (cad_blocks) {
     report_progress(o, 0.65, "CAD prior: the data's weight from " + std::to_string(blocks.size()) + " blocks");
     std::vector<InformationBlock> information;
-    for (StreamingLeastSquares& block : blocks) {
+    long folded = 0;
+    for (long n : block_samples) folded += n;
+    for (StreamingLeastSquares& block : blocks) ls.merge(block);
+    if (errors_in_variables) {
+      // The bias is an expectation from the declared sensor noise. Where the data hold less noise
+      // than declared (a better IMU than its datasheet class, or noise-free streams), taking all of
+      // it off could remove more information than the data have: in no direction is more than 90 %
+      // of the data's information taken off (the bias whitened by the information, its eigenvalues
+      // capped at 0.9).
+      const MatrixX& R = ls.information_factor();
+      MatrixX H = R.transpose() * R;
+      H.diagonal().array() += 1e-12 * std::max(1e-300, H.diagonal().maxCoeff());
+      const Eigen::LLT<MatrixX> llt(H);
+      const MatrixX L = llt.matrixL();
+      MatrixX whitened = L.triangularView<Eigen::Lower>().solve(eiv_bias);
+      whitened = L.triangularView<Eigen::Lower>().solve(whitened.transpose()).eval();
+      const Eigen::SelfAdjointEigenSolver<MatrixX> eig(0.5 * (whitened + whitened.transpose()));
+      const VectorX capped = eig.eigenvalues().cwiseMax(0.0).cwiseMin(0.9);
+      e.acceleration_noise->capped_directions = static_cast<int>((eig.eigenvalues().array() > 0.9).count());
+      eiv_bias = L * (eig.eigenvectors() * capped.asDiagonal() * eig.eigenvectors().transpose()) * L.transpose();
+      e.errors_in_variables = eiv_bias;
+    }
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+      StreamingLeastSquares& block = blocks[b];
       const MatrixX& R = block.information_factor();
       information.push_back({R.transpose() * R, R.transpose() * block.factor_rhs()});
-      ls.merge(block);
+      // The bias is a sum over samples; each block takes its samples' share.
+      if (errors_in_variables)
+        information.back().H -= eiv_bias * (static_cast<double>(block_samples[b]) / static_cast<double>(folded));
     }
     if (o.learn_cad_prior_scale && !p.fixed_part) {
       report_progress(o, 0.67, "CAD prior: its scale per class of parameter from the data");
@@ -742,6 +802,16 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
     e.information_factor = qr.matrixQR().topRows(np).triangularView<Eigen::Upper>();
     e.factor_rhs = qtb.head(np);
     e.residual_sum_of_squares = ls.residual_sum_of_squares() / c + qtb.tail(np).squaredNorm();
+    if (errors_in_variables) {
+      // The same factor of the corrected information: F^T F = R^T R / c + U^T U - bias / c.
+      const MatrixX H = e.information_factor.transpose() * e.information_factor - eiv_bias / c;
+      const VectorX g = e.information_factor.transpose() * e.factor_rhs;
+      const Eigen::LLT<MatrixX> llt(H);
+      if (llt.info() == Eigen::Success) {
+        e.information_factor = llt.matrixU();
+        e.factor_rhs = llt.matrixU().transpose().solve(g);
+      }
+    }
     e.rows = ls.rows() + np;
     LeastSquaresSolution& sol = e.solution;
     sol.x = e.cad_prior->x;
@@ -784,6 +854,7 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
           : p.options.validate;
   r.samples = e.samples;
   r.parallel_filter = e.parallel_filter;
+  r.acceleration_noise = e.acceleration_noise;
   r.time_alignment = p.train_clocks;
   r.weighting_scales = e.weighting_scales;
   r.residual_rms_weighted = sol.residual_rms;
@@ -1193,6 +1264,11 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
                                     {"samples_out", r.parallel_filter->samples_out},
                                     {"standard_deviation_factor", r.parallel_filter->standard_deviation_factor}}
                              : json(nullptr);
+  j["acceleration_noise"] = r.acceleration_noise ? json{{"base_linear_m_s2", r.acceleration_noise->base_linear},
+                                                        {"base_angular_rad_s2", r.acceleration_noise->base_angular},
+                                                        {"bias_removed", r.acceleration_noise->bias_removed},
+                                                        {"capped_directions", r.acceleration_noise->capped_directions}}
+                                                 : json(nullptr);
   // Per stream: its clock against the encoders, as estimated (or given) and whether it was applied.
   json alignment = json::object();
   for (const auto& [stream, c] : r.time_alignment) {

@@ -12,7 +12,7 @@
 // above the cut-off that the kept ones do not (the folded least squares also runs that much
 // faster).
 //
-// Samples are buffered in runs of the same row structure (row count and weights) without a time
+// Samples are buffered in runs of the same row structure (row count and structure weights) without a time
 // gap, at most `chunk_s` long (memory: rows x (columns + 1) doubles per sample); each run is
 // filtered on its own. Edge transients need no trimming: the equations stay exact through them.
 // Valid only when the rows are the same linear combination of the equations of motion at every
@@ -44,7 +44,15 @@ class ParallelRowFilter {
   ParallelRowFilter(double sample_rate_hz, const ParallelFilterOptions& options, Sink sink);
 
   /// Adds the rows of the sample at `time` [s]; runs that end are filtered and handed to the sink.
-  void add(double time, const MatrixX& A, const VectorX& b, const VectorX& weights);
+  void add(double time, const MatrixX& A, const VectorX& b, const VectorX& weights) {
+    add(time, A, b, weights, weights);
+  }
+  /// The same with weights that vary from sample to sample within one row structure (`structure`:
+  /// the weights that stay while the rows mean the same, IdentificationRows::structure_weights).
+  /// Each sample's rows are scaled by sqrt(weights / structure) before the filter, which keeps the
+  /// equations exact and puts each sample in the fit with its own weight; the sink receives
+  /// `structure` as the weights.
+  void add(double time, const MatrixX& A, const VectorX& b, const VectorX& weights, const VectorX& structure);
   /// Filters and hands over what is buffered (call after the last sample).
   void flush();
 
@@ -72,7 +80,7 @@ class ParallelRowFilter {
   // The run being buffered: column k holds sample k's rows, column-major [A | b] (rows x (cols + 1)).
   Eigen::MatrixXd buffer_;
   Eigen::VectorXd times_;
-  VectorX weights_;
+  VectorX weights_, scale_;
   Eigen::Index rows_ = 0, cols_ = 0, count_ = 0;
   long samples_in_ = 0, samples_out_ = 0;
   long phase_ = 0;  ///< global sample counter: decimation keeps the same grid across runs

@@ -74,6 +74,16 @@ struct SensorSourceOptions {
   /// differentiating the encoders (coarse encoder steps, e.g. a log that keeps four decimals).
   /// Fixed-base robots only, for now.
   bool logged_velocities = false;
+  /// The low-pass the identification applies to its rows afterwards (Gautier's parallel filter,
+  /// data/parallel_filter.hpp), 0: none. The source does not apply it; it only says how much of its
+  /// sensors' noise reaches the rows through it (ForceNoise::acceleration).
+  double row_filter_cutoff_hz = 0.0;
+  /// The base IMU's white noise densities (Bosch BMI088 datasheet, the simulated IMU's: 0.014
+  /// deg/s/sqrt(Hz), 175 ug/sqrt(Hz)) [rad/s/sqrt(Hz), m/s^2/sqrt(Hz)]; 0: not modelled. They say how
+  /// much noise the derived base accelerations carry (ForceNoise::acceleration).
+  double gyro_noise_density = 0.014 * 3.14159265358979323846 / 180.0;
+  double accelerometer_noise_density = 175e-6 * 9.80665;
+  int row_filter_order = 2;
 };
 
 class SensorSource : public MotionSource {

@@ -6,7 +6,9 @@
 // Weights (docs/identification.md, "Weighting"): rows mix newtons and newton-metres, so each row
 // gets 1 / sigma^2, sigma^2 = sum_j (P A_m)_ij^2 sigma_j^2 the variance the measured forces' noise
 // (ForceNoise: contact force, contact moment, joint torque) puts on it. Force and moment rows, and
-// joint-torque rows, are then in the same unit: standard deviations.
+// joint-torque rows, are then in the same unit: standard deviations. When the source's derived
+// accelerations carry noise (ForceNoise::acceleration, e.g. a differentiated gyro), sigma^2 also
+// counts (P M)_ij^2 sigma_a,j^2, M the nominal model's mass matrix: an error in the regressor's inputs.
 //
 // It also gives the full equations for validation: Y pi against the measured generalized forces
 // f = sum_c J_c^T lambda_c + [0; tau], whose base rows are the base wrench (base frame, about its
@@ -40,9 +42,19 @@ class IdentificationRows {
   /// at any other sample with this flag (every active contact measured: the projection removes only
   /// constant joint-torque directions), so that filtering rows across samples keeps them exact.
   bool fixed_projection() const { return fixed_projection_; }
-  const MatrixX& rows() const { return A_; }                  ///< P Y_base (r x num_base)
-  const VectorX& measured() const { return b_; }              ///< P A_m f_m (r)
-  const VectorX& weights() const { return w_; }               ///< 1 / sigma^2 per row
+  const MatrixX& rows() const { return A_; }      ///< P Y_base (r x num_base)
+  const VectorX& measured() const { return b_; }  ///< P A_m f_m (r)
+  const VectorX& weights() const { return w_; }   ///< 1 / sigma^2 per row
+  /// The weights from the measured channels' noise alone: the same at every sample whose rows are
+  /// the same combination of the same sensors (what ParallelRowFilter keeps a run of); weights()
+  /// adds the noise of the derived accelerations, which varies with the configuration.
+  const VectorX& structure_weights() const { return structure_weights_; }
+  /// True when the source's accelerations carry noise (ForceNoise::acceleration).
+  bool has_acceleration_noise() const { return !noise_sigma_index_.empty(); }
+  /// For the last sample built, one matrix per noisy acceleration coordinate j: sigma_j P dY/da_j
+  /// (r x num_standard), the rows' change per unit of that acceleration's noise, so that the noise
+  /// adds E[dA^T W dA] = sum_j B_j^T W B_j to the normal equations (errors in variables).
+  const std::vector<MatrixX>& acceleration_noise_rows();
   const MatrixX& regressor() const { return Y_; }             ///< full Y (nv x num_standard)
   const MatrixX& projected_regressor() const { return PY_; }  ///< P Y (r x num_standard)
   /// P S^T e_j for each joint torque sensor of the set (r x its torque joints, in the set's order):
@@ -66,8 +78,11 @@ class IdentificationRows {
   bool fixed_projection_ = true;
   Data data_;
   Matrix6X J_;
-  MatrixX Y_, PY_, A_, T_;
-  VectorX b_, w_, f_;
+  MatrixX Y_, PY_, A_, T_, PM_, projector_;
+  VectorX q_;
+  std::vector<int> noise_sigma_index_;  ///< coordinates with acceleration noise
+  std::vector<MatrixX> noise_rows_;
+  VectorX b_, w_, f_, structure_weights_, row_variance_;
 };
 
 }  // namespace dynid

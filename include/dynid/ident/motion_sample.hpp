@@ -27,12 +27,23 @@ struct MotionSample {
   VectorX joint_torques;
 };
 
-/// Measurement noise of the force channels of a source (one standard deviation of a sample at the
-/// source's rate); sets the default row weights (ident/identification_rows.hpp).
+/// Measurement noise of a source (one standard deviation of a sample at the source's rate); sets
+/// the default row weights (ident/identification_rows.hpp).
 struct ForceNoise {
   double force = 0.125;   ///< contact force component [N]
   double moment = 0.003;  ///< contact moment component, about the contact frame origin [N m]
   double torque = 0.05;   ///< joint torque [N m]
+  /// Noise the data path leaves in each generalized acceleration (nv; empty: none), one standard
+  /// deviation as it reaches the identification's rows: a sensor's white noise through the source's
+  /// low-pass, its differences and the rows' own filter, e.g. the gyro's in the base's angular
+  /// acceleration [m/s^2 for linear, rad/s^2 for angular coordinates]. It is an error in the
+  /// regressor's own inputs: the rows' weights count it through the model's mass matrix, and the
+  /// fit removes the bias it puts on the normal equations (docs/identification.md).
+  VectorX acceleration;
+  /// What the same filters leave of white noise on a measured channel (force, moment, torque), per
+  /// unit of its per-sample standard deviation above: the weights compare the acceleration noise in
+  /// the rows with the measured channels' noise in the rows.
+  double measured_gain = 1.0;
 };
 
 /// A pass over a recording, one sample at a time. Identification makes one pass per estimate, so a

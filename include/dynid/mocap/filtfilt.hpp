@@ -33,6 +33,19 @@ Eigen::VectorXd filtfilt(const IirFilter& filter, const Eigen::VectorXd& x);
 /// As filtfilt, run by run between NaN gaps (see above).
 Eigen::VectorXd filtfilt_with_gaps(const IirFilter& filter, const Eigen::VectorXd& x);
 
+/// What the zero-phase filter does to white noise of unit standard deviation per sample, away from
+/// the edges: the standard deviation of its output (`value`) and of the output's difference quotient
+/// (y[k+1] - y[k]) * sample_rate_hz (`rate`, [1/s]); with `then`, both after a second zero-phase
+/// filter `then` at the same rate (applied to the output and to the difference quotient alike). An
+/// empty filter (no coefficients) passes the noise as it is. The data path uses it to say how much
+/// noise its differentiated signals carry into the identification's rows.
+struct FilteredNoiseGain {
+  double value = 1.0;
+  double rate = 0.0;  ///< [1/s]
+};
+FilteredNoiseGain filtered_white_noise_gain(const IirFilter& filter, double sample_rate_hz,
+                                            const IirFilter& then = IirFilter{});
+
 /// filtfilt_with_gaps applied to every row of `signals` (rows = signals, columns = samples), e.g.
 /// MocapRecording::marker_positions or ::analogs.
 Eigen::MatrixXd filtfilt_rows(const IirFilter& filter, const Eigen::MatrixXd& signals);

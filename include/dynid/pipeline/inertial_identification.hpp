@@ -237,6 +237,15 @@ struct InertialIdentificationResult {
   UnexplainedResidual unexplained;
   /// With a learned CAD prior scale: the fraction of each class (ident/cad_prior.hpp).
   std::optional<std::array<double, kCadParameterClasses>> cad_prior_fractions;
+  /// Noise in the accelerations the data path derived (the IMU's through its filters), as it reaches
+  /// the rows: the base's linear [m/s^2] and angular [rad/s^2] acceleration, and whether the fit took
+  /// its bias off the normal equations (with the CAD prior), in how many directions capped.
+  struct AccelerationNoiseUse {
+    double base_linear = 0.0, base_angular = 0.0;
+    bool bias_removed = false;
+    int capped_directions = 0;
+  };
+  std::optional<AccelerationNoiseUse> acceleration_noise;
   std::optional<ParallelFilterUse> parallel_filter;  ///< when the training equations were filtered
   /// Sensor path: each aligned stream's clock on the training data (estimated or given), whether
   /// it was applied, and why not.
@@ -314,6 +323,10 @@ struct InertialEstimate {
   MatrixX prior_information;
   std::optional<std::array<double, kCadParameterClasses>> cad_prior_fractions;
   std::optional<ParallelFilterUse> parallel_filter;  ///< when the training equations were filtered
+  /// E[dA^T W dA]: what the derived accelerations' noise adds to the data's information (unknowns x
+  /// unknowns), taken off before the CAD prior's fit; empty when the source declares no such noise.
+  MatrixX errors_in_variables;
+  std::optional<InertialIdentificationResult::AccelerationNoiseUse> acceleration_noise;
   /// Sensor path: each aligned stream's clock on the training data (estimated or given), whether
   /// it was applied, and why not.
   std::map<std::string, AppliedStreamClock> time_alignment;
