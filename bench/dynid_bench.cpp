@@ -1,4 +1,5 @@
-// dynid-bench: timings of the hot-path algorithms on one robot.
+// dynid-bench: timings of the hot-path algorithms on one robot (floating base; a URDF whose root
+// is a `world` link, e.g. arm7, is timed with its fixed base).
 //   dynid-bench [--model URDF|STEM] [--benchmark_filter=...] [--benchmark_repetitions=N] ...
 // States are drawn once (seeded) and cycled so that the loop sees varied configurations.
 
@@ -94,6 +95,10 @@ BENCHMARK(BM_Regressor);
 /// The 6 base-link rows alone (contact-force identification); floating-base models only.
 void BM_BaseLinkRegressor(benchmark::State& state) {
   const Fixture& f = fixture();
+  if (!f.model.floating_base) {
+    state.SkipWithError("a fixed-base model has no base-link rows");
+    return;
+  }
   dynid::Data data(f.model);
   std::size_t k = 0;
   for (auto _ : state) {
@@ -143,6 +148,10 @@ void BM_BaseParameters(benchmark::State& state) {
   const Fixture& f = fixture();
   dynid::BaseParameterOptions options;
   options.num_samples = static_cast<int>(state.range(0));
+  if (state.range(1) == 1 && !f.model.floating_base) {
+    state.SkipWithError("a fixed-base model has no base-link rows");
+    return;
+  }
   if (state.range(1) == 1) options.rows = dynid::base_link_rows(f.model);
   for (auto _ : state) benchmark::DoNotOptimize(dynid::compute_base_parameters(f.model, options).K.data());
 }
@@ -171,7 +180,12 @@ int main(int argc, char** argv) {
     if (!std::getenv("DYNID_MODELS_DIR")) setenv("DYNID_MODELS_DIR", DYNID_MODELS_DIR, 0);
     dynid::UrdfReadOptions options;
     options.floating_base = true;
-    fixture().model = dynid::load_robot(model, options).model;
+    try {
+      fixture().model = dynid::load_robot(model, options).model;
+    } catch (const std::exception&) {  // a robot bolted to the world (arm7, servo_bench): fixed base
+      options.floating_base = false;
+      fixture().model = dynid::load_robot(model, options).model;
+    }
   } catch (const std::exception& e) {
     std::cerr << "dynid-bench: " << e.what() << "\n";
     return 2;

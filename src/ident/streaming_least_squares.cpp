@@ -1,8 +1,11 @@
 #include "dynid/ident/streaming_least_squares.hpp"
 
+#include "dynid/ident/householder_kernel.hpp"
+
 #include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -25,6 +28,7 @@ StreamingLeastSquares::Group StreamingLeastSquares::make_group(std::vector<int> 
   g.block_rows = block_rows_ > 0 ? block_rows_ : std::max(4 * (w + 1), 1024);
   g.R = MatrixX::Zero(w + 1, w + 1);
   g.pending = MatrixX::Zero(g.block_rows + w + 1, w + 1);
+  g.work = VectorX::Zero(2 * (w + 1));
   return g;
 }
 
@@ -78,19 +82,35 @@ void StreamingLeastSquares::add_rows(Group& g, const Eigen::Ref<const MatrixX>& 
     if (!(weights[r] >= 0.0) || !std::isfinite(weights[r]))
       throw std::invalid_argument("least squares row weight " + std::to_string(weights[r]) +
                                   " is not a finite, non-negative number");
-  if (!A.allFinite() || !b.allFinite())
-    for (Eigen::Index r = 0; r < A.rows(); ++r)
+  // A block that spans a fold is checked whole first, so that a bad row leaves the stream unchanged;
+  // a block that fits the buffer (every per-sample call) is checked as it is copied.
+  const auto name_bad_row = [&](Eigen::Index from, Eigen::Index to) {
+    for (Eigen::Index r = from; r < to; ++r)
       if (!A.row(r).allFinite() || !std::isfinite(b[r]))
         throw std::invalid_argument("least squares row " + std::to_string(rows_ + r) + " has a NaN or infinite value");
-  // Copy whole column blocks of rows into the buffer, folding each time it fills.
+  };
+  if (A.rows() > g.block_rows - g.pending_rows && (!A.allFinite() || !b.allFinite())) name_bad_row(0, A.rows());
+  // Copy the rows into the column-major buffer, folding each time it fills. A plain strided loop:
+  // calls bring a few rows of up to p + 1 entries, where Eigen's block assignment spends its time
+  // setting up each column. |x| <= max is false for NaN and infinities.
+  constexpr double kMax = std::numeric_limits<double>::max();
+  const Eigen::Index ld = g.pending.rows(), lda = A.outerStride();
   for (Eigen::Index r = 0; r < A.rows();) {
     const Eigen::Index k = std::min<Eigen::Index>(A.rows() - r, g.block_rows - g.pending_rows);
-    auto dst = g.pending.middleRows(g.pending_rows, k);
-    dst.leftCols(w) = A.middleRows(r, k);
-    dst.col(w) = b.segment(r, k);
-    if (weights)
-      for (Eigen::Index i = 0; i < k; ++i)
-        if (weights[r + i] != 1.0) dst.row(i) *= std::sqrt(weights[r + i]);
+    bool finite = true;
+    for (Eigen::Index i = 0; i < k; ++i) {
+      const double s = weights && weights[r + i] != 1.0 ? std::sqrt(weights[r + i]) : 1.0;
+      const double* src = A.data() + (r + i);
+      double* dst = g.pending.data() + (g.pending_rows + i);
+      for (Eigen::Index c = 0; c < w; ++c) {
+        const double x = src[c * lda];
+        finite &= std::abs(x) <= kMax;
+        dst[c * ld] = s * x;
+      }
+      finite &= std::abs(b[r + i]) <= kMax;
+      dst[w * ld] = s * b[r + i];
+    }
+    if (!finite) name_bad_row(r, r + k);  // copied past the counted rows only: nothing added
     r += k;
     g.pending_rows += static_cast<int>(k);
     if (g.pending_rows == g.block_rows) fold(g);
@@ -109,8 +129,8 @@ void StreamingLeastSquares::fold(Group& g) {
   // Stack the current factor under the pending rows and re-triangularize.
   const Eigen::Index n = g.R.rows();
   g.pending.middleRows(g.pending_rows, n) = g.R;
-  g.qr.compute(g.pending.topRows(g.pending_rows + n));
-  g.R = g.qr.matrixQR().topRows(n).triangularView<Eigen::Upper>();
+  householder_triangularize(g.pending.data(), g.pending_rows + n, n, g.pending.rows(), g.work.data());
+  g.R = g.pending.topRows(n).triangularView<Eigen::Upper>();
   g.pending_rows = 0;
   g.empty = false;
 }

@@ -6,7 +6,9 @@
 #include <stdexcept>
 
 #include "dynid/dynamics/jacobian.hpp"
+#include "dynid/dynamics/joint_motion.hpp"
 #include "dynid/dynamics/kinematics.hpp"
+#include "dynid/model/topology.hpp"
 
 namespace dynid {
 
@@ -26,9 +28,21 @@ MarkerIk::MarkerIk(const Model& model, std::vector<ModelMarker> markers, MarkerI
   const Eigen::Index rows = 3 * static_cast<Eigen::Index>(markers_.size());
   J_.setZero(rows, model.nv);
   residual_.setZero(rows);
-  weighted_residual_.setZero(rows);
-  WJ_.setZero(rows, model.nv);
   weights_.setZero(rows);
+  active_.assign(markers_.size(), 0);
+  for (const ModelMarker& m : markers_) {
+    support_begin_.push_back(static_cast<int>(support_.size()));
+    const std::size_t first = support_.size();
+    for_each_support(model, m.body, [&](int j) {
+      const Body& b = model.bodies[static_cast<std::size_t>(j)];
+      for (int k = 0; k < b.nv; ++k) support_.push_back(b.idx_v + k);
+    });
+    std::sort(support_.begin() + static_cast<std::ptrdiff_t>(first), support_.end());
+  }
+  support_begin_.push_back(static_cast<int>(support_.size()));
+  S_linear_.setZero(3, model.nv);
+  S_angular_.setZero(3, model.nv);
+  normal_.setZero(model.nv, model.nv);
   H_.setZero(model.nv, model.nv);
   gradient_.setZero(model.nv);
   step_.setZero(model.nv);
@@ -57,6 +71,15 @@ void MarkerIk::clamp_to_limits(Eigen::Ref<VectorX> q) const {
 double MarkerIk::evaluate(const Eigen::Ref<const Eigen::Matrix3Xd>& measured, const Eigen::Ref<const VectorX>& q,
                           bool jacobian) {
   forward_kinematics(model_, data_, q);
+  if (jacobian)  // every joint's subspace in the world frame once, shared by the markers it moves
+    for (std::size_t j = 1; j < model_.bodies.size(); ++j) {
+      const Body& b = model_.bodies[j];
+      for (int k = 0; k < b.nv; ++k) {
+        const Motion S = data_.oMi[j].act(joint::subspace_column(b, k));
+        S_linear_.col(b.idx_v + k) = S.linear;
+        S_angular_.col(b.idx_v + k) = S.angular;
+      }
+    }
   double cost = 0.0;
   used_ = 0;
   max_distance_ = 0.0;
@@ -67,13 +90,14 @@ double MarkerIk::evaluate(const Eigen::Ref<const Eigen::Matrix3Xd>& measured, co
     const auto y = measured.col(static_cast<Eigen::Index>(m));
     if (!y.allFinite() || mk.weight == 0.0) {
       if (jacobian) {
-        J_.middleRows(r, 3).setZero();
+        active_[m] = 0;
         residual_.segment<3>(r).setZero();
         weights_.segment<3>(r).setZero();
       }
       continue;
     }
-    const Vector3 e = y - data_.oMi[static_cast<std::size_t>(mk.body)].act(mk.offset);
+    const Vector3 p = data_.oMi[static_cast<std::size_t>(mk.body)].act(mk.offset);
+    const Vector3 e = y - p;
     cost += mk.weight * e.squaredNorm();
     sum_squared_ += e.squaredNorm();
     max_distance_ = std::max(max_distance_, e.norm());
@@ -81,10 +105,36 @@ double MarkerIk::evaluate(const Eigen::Ref<const Eigen::Matrix3Xd>& measured, co
     if (jacobian) {
       residual_.segment<3>(r) = e;
       weights_.segment<3>(r).setConstant(mk.weight);
-      point_jacobian(model_, data_, mk.body, mk.offset, J_.middleRows(r, 3));
+      active_[m] = 1;
+      // The point Jacobian (point_jacobian) column by column: S_linear + S_angular x p.
+      for (int i = support_begin_[m]; i < support_begin_[m + 1]; ++i) {
+        const int c = support_[static_cast<std::size_t>(i)];
+        J_.block<3, 1>(r, c) = S_linear_.col(c) + S_angular_.col(c).cross(p);
+      }
     }
   }
   return cost;
+}
+
+void MarkerIk::normal_equations() {
+  normal_.setZero();
+  gradient_.setZero();
+  for (std::size_t m = 0; m < markers_.size(); ++m) {
+    if (!active_[m]) continue;
+    const Eigen::Index r = 3 * static_cast<Eigen::Index>(m);
+    const double w = markers_[m].weight;
+    const int begin = support_begin_[m], end = support_begin_[m + 1];
+    for (int a = begin; a < end; ++a) {
+      const int ca = support_[static_cast<std::size_t>(a)];
+      const Vector3 wJa = w * J_.block<3, 1>(r, ca);
+      gradient_[ca] += wJa.dot(residual_.segment<3>(r));
+      for (int b = a; b < end; ++b) {
+        const int cb = support_[static_cast<std::size_t>(b)];
+        normal_(cb, ca) += wJa.dot(J_.block<3, 1>(r, cb));  // cb >= ca: the lower triangle
+      }
+    }
+  }
+  normal_.triangularView<Eigen::StrictlyUpper>() = normal_.transpose();
 }
 
 MarkerIkFrame MarkerIk::solve(const Eigen::Ref<const Eigen::Matrix3Xd>& measured, Eigen::Ref<VectorX> q) {
@@ -102,11 +152,8 @@ MarkerIkFrame MarkerIk::solve(const Eigen::Ref<const Eigen::Matrix3Xd>& measured
   const double sum_weights = weights_.sum() / 3.0;
   for (int it = 0; it < options_.max_iterations; ++it) {
     out.iterations = it + 1;
-    WJ_.noalias() = weights_.asDiagonal() * J_;
-    H_.noalias() = J_.transpose() * WJ_;
-    weighted_residual_ = weights_.cwiseProduct(residual_);
-    gradient_.noalias() = J_.transpose() * weighted_residual_;
-    diag_ = H_.diagonal();
+    normal_equations();
+    diag_ = normal_.diagonal();
     for (std::size_t k = 0; k < held_.size(); ++k)
       held_[k] = options_.base_only && !(model_.floating_base && k < 6) ? 1 : 0;
     bool accepted = false;
@@ -114,6 +161,7 @@ MarkerIkFrame MarkerIk::solve(const Eigen::Ref<const Eigen::Matrix3Xd>& measured
     // Up to a few damping increases per iteration; each trial re-solves with the held joints.
     for (int trial = 0; trial < 12 && !accepted; ++trial) {
       for (int pass = 0; pass < 2; ++pass) {
+        H_ = normal_;
         H_.diagonal() = diag_ * (1.0 + lambda) + VectorX::Constant(model_.nv, 1e-12 * (1.0 + diag_.maxCoeff()));
         for (int k = 0; k < model_.nv; ++k)
           if (held_[static_cast<std::size_t>(k)]) {
@@ -140,8 +188,6 @@ MarkerIkFrame MarkerIk::solve(const Eigen::Ref<const Eigen::Matrix3Xd>& measured
             }
           }
         if (!newly_held) break;
-        WJ_.noalias() = weights_.asDiagonal() * J_;
-        H_.noalias() = J_.transpose() * WJ_;
       }
       integrate(model_, q, step_, q_trial_);
       clamp_to_limits(q_trial_);

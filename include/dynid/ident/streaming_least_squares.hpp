@@ -79,7 +79,7 @@ class StreamingLeastSquares {
     int pending_rows = 0;
     int block_rows = 0;
     bool empty = true;  ///< R is zero (nothing folded since it last joined the full factor)
-    Eigen::HouseholderQR<MatrixX> qr;
+    VectorX work;       ///< 2 (w + 1) scratch of the triangularization
   };
 
   Group make_group(std::vector<int> columns) const;

@@ -74,19 +74,25 @@ class MarkerIk {
  private:
   double evaluate(const Eigen::Ref<const Eigen::Matrix3Xd>& measured, const Eigen::Ref<const VectorX>& q,
                   bool jacobian);
+  /// normal_ = J^T W J and gradient_ = J^T W residual from the last evaluate with the Jacobian,
+  /// summed marker by marker over the columns that move it.
+  void normal_equations();
   void clamp_to_limits(Eigen::Ref<VectorX> q) const;
 
   const Model& model_;
   std::vector<ModelMarker> markers_;
   MarkerIkOptions options_;
   Data data_;
-  MatrixX J_;                  ///< 3 markers x nv, rows of missing markers zero
-  VectorX residual_;           ///< measured - model, 3 markers
-  VectorX weights_;            ///< per row
-  VectorX weighted_residual_;  ///< W residual
-  MatrixX WJ_;                 ///< W J
-  MatrixX H_;                  ///< J^T W J + damping
-  VectorX gradient_;           ///< J^T W residual
+  MatrixX J_;                              ///< 3 markers x nv; of each marker only its support columns are written
+  VectorX residual_;                       ///< measured - model, 3 markers
+  VectorX weights_;                        ///< per row
+  std::vector<char> active_;               ///< per marker: visible, with a non-zero weight, at the last evaluate
+  std::vector<int> support_;               ///< the velocity columns that move each marker, ascending, concatenated
+  std::vector<int> support_begin_;         ///< marker m's: support_[support_begin_[m] .. support_begin_[m + 1])
+  Eigen::Matrix3Xd S_linear_, S_angular_;  ///< joint motion subspace columns in the world frame (about its origin)
+  MatrixX normal_;                         ///< J^T W J
+  MatrixX H_;                              ///< J^T W J + damping, held coordinates decoupled
+  VectorX gradient_;                       ///< J^T W residual
   VectorX step_;
   VectorX rhs_;  ///< gradient_ with held coordinates zeroed
   VectorX q_trial_;
