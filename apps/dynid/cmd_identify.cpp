@@ -90,7 +90,8 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
                 "as measured");
   cmd->add_option("--friction", o.friction,
                   "Joint friction terms estimated per joint with a torque sensor: any of viscous,coulomb,offset "
-                  "(summary.json friction; docs/identification.md, \"Joint friction and armature\")");
+                  "(or coulomb-asymmetric: a level per direction; summary.json friction; docs/identification.md, "
+                  "\"Joint friction and armature\")");
   cmd->add_flag("--armature", o.armature,
                 "Also estimate each such joint's armature (reflected rotor inertia; grouped with a link inertia "
                 "where the data cannot tell them apart)");

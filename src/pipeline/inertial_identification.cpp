@@ -333,14 +333,16 @@ void add_friction_unknowns(InertialProblem& p) {
   if (p.set.torque_joints.empty())
     throw std::invalid_argument("--friction / --armature: sensor set '" + o.sensors +
                                 "' uses no joint torque sensor (friction shows in measured joint torques)");
-  if (p.friction_terms.offset && o.torque_offsets)
-    throw std::invalid_argument("--friction offset and --torque-offsets are the same unknown: use one");
   if (p.fixed_part) throw std::invalid_argument("--friction / --armature with --fix-mass-com: not yet");
   std::vector<InertialProblem::FrictionUnknown> candidates;
   for (std::size_t k = 0; k < p.set.torque_joints.size(); ++k) {
     const Body& b = p.model.bodies[static_cast<std::size_t>(p.set.torque_joints[k])];
-    for (const std::string& term : p.friction_terms.names())
-      candidates.push_back({b.joint_name, term, b.idx_v, static_cast<int>(k)});
+    const JointFrictionTerms& t = p.friction_terms;
+    if (o.torque_offsets && (t.offset || t.coulomb_asymmetric))
+      throw std::invalid_argument(std::string(t.offset ? "--friction offset" : "--friction coulomb-asymmetric") +
+                                  " and --torque-offsets are the same unknown on joint '" + b.joint_name +
+                                  "': use one");
+    for (const std::string& term : t.names()) candidates.push_back({b.joint_name, term, b.idx_v, static_cast<int>(k)});
   }
   // The equations at random states (unit-scale velocities and accelerations), base and friction
   // columns side by side.
@@ -946,7 +948,7 @@ std::optional<Model> load_truth_model(const InertialProblem& p) {
 namespace {
 
 /// The true friction and drive terms of a simulation: the `actuators:` of the sidecar next to the
-/// truth URDF (damping -> viscous, coulomb_friction -> coulomb, armature or gear_ratio^2
+/// truth URDF (damping -> viscous, coulomb_friction -> coulomb and both asymmetric levels, armature or gear_ratio^2
 /// rotor_inertia -> armature; offsets are not in a sidecar). Unset where it has none.
 void attach_friction_truth(const InertialProblem& p, InertialIdentificationResult& r) {
   namespace fs = std::filesystem;
@@ -958,7 +960,8 @@ void attach_friction_truth(const InertialProblem& p, InertialIdentificationResul
     for (const ActuatorInfo& a : truth.actuators) {
       if (a.joint != f.joint) continue;
       if (f.term == "viscous" && a.damping) f.truth = *a.damping;
-      if (f.term == "coulomb" && a.coulomb_friction) f.truth = *a.coulomb_friction;
+      // A symmetric level is both levels of an asymmetric pair.
+      if (f.term.rfind("coulomb", 0) == 0 && a.coulomb_friction) f.truth = *a.coulomb_friction;
       if (f.term == "armature" && a.armature) f.truth = *a.armature;
       if (f.term == "armature" && !a.armature && a.gear_ratio && a.rotor_inertia)
         f.truth = *a.gear_ratio * *a.gear_ratio * *a.rotor_inertia;
@@ -1270,9 +1273,13 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
     j["friction"] = friction;
     j["friction_units"] =
         "viscous N m s/rad, coulomb N m, offset N m, armature kg m^2 (prismatic joints: N s/m, N, N, kg); "
+        "coulomb_positive / coulomb_negative (coulomb-asymmetric): the Coulomb level while the joint moves in the "
+        "positive / negative direction, N m (N); "
         "grouped_with: not separable from that base parameter, which carries it; at_bound (with --consistent): held "
         "at zero, the data asked for a negative value";
-    j["coulomb_smoothing_velocity"] = p.friction_terms.coulomb ? p.friction_terms.coulomb_smoothing_velocity : 0.0;
+    const bool coulomb = std::any_of(r.friction.begin(), r.friction.end(),
+                                     [](const JointFrictionTerm& f) { return f.term.rfind("coulomb", 0) == 0; });
+    j["coulomb_smoothing_velocity"] = coulomb ? p.friction_terms.coulomb_smoothing_velocity : 0.0;
     if (r.friction_max_rel_error) j["friction_max_rel_error"] = *r.friction_max_rel_error;
   }
   j["estimate"] = p.fixed_part   ? "two-phase: masses and COMs of " + o.fix_mass_com + " kept"
@@ -1342,6 +1349,21 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
 
 namespace {
 
+/// An asymmetric Coulomb pair (f+ and f-) as the sidecar's one symmetric level: its mean
+/// as `coulomb_friction`, the two levels and the rest, (f+ - f-) / 2, which acts as an offset while
+/// the joint moves, as comments.
+std::string coulomb_pair_yaml(const InertialIdentificationResult& r, const JointFrictionTerm& positive) {
+  const auto negative = std::find_if(r.friction.begin(), r.friction.end(), [&](const JointFrictionTerm& f) {
+    return f.joint == positive.joint && f.term == "coulomb_negative";
+  });
+  if (negative == r.friction.end() || !negative->grouped_with.empty())
+    return "    # coulomb_positive: " + format_exact(positive.value) + " (no sidecar key)\n";
+  const double fp = positive.value, fn = negative->value;
+  return "    # asymmetric Coulomb: coulomb_positive " + format_exact(fp) + ", coulomb_negative " + format_exact(fn) +
+         "; the sidecar has one level: their mean below, and (f+ - f-) / 2 = " + format_exact(0.5 * (fp - fn)) +
+         " acts as an offset while the joint moves\n    coulomb_friction: " + format_exact(0.5 * (fp + fn)) + "\n";
+}
+
 /// The identified friction as a sidecar's `actuators:` entries (docs/robot-sidecar.md; read back by
 /// read_actuators_file): damping, coulomb_friction, armature per joint. Offsets and grouped
 /// armatures have no key; they are listed as comments.
@@ -1361,6 +1383,10 @@ std::string friction_actuators_yaml(const InertialProblem& p, const InertialIden
       if (f.joint != joint) continue;
       if (!f.grouped_with.empty())
         y += "    # " + f.term + ": grouped with base parameter " + f.grouped_with + "\n";
+      else if (f.term == "coulomb_positive")
+        y += coulomb_pair_yaml(r, f);
+      else if (f.term == "coulomb_negative")
+        continue;  // with its positive level
       else if (f.term == "offset")
         y += "    # offset: " + format_exact(f.value) + " N m (no sidecar key)\n";
       else

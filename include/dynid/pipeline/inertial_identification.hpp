@@ -80,8 +80,9 @@ struct InertialIdentificationOptions {
   /// inertial parameters (docs/identification.md, "Joint torque sensor gains").
   bool torque_gains = false;
   /// Joint friction and drive unknowns per joint with a torque sensor in the set
-  /// (ident/joint_friction.hpp): `friction` "viscous,coulomb,offset" (any subset; empty: none),
-  /// `armature` the reflected rotor inertia, `coulomb_smoothing_velocity` v_s of tanh(qd / v_s) [rad/s].
+  /// (ident/joint_friction.hpp): `friction` "viscous,coulomb,offset" (any subset of viscous,
+  /// coulomb, coulomb-asymmetric, offset, armature; empty: none), `armature` the reflected rotor
+  /// inertia, `coulomb_smoothing_velocity` v_s of tanh(qd / v_s) [rad/s].
   std::string friction;
   bool armature = false;
   double coulomb_smoothing_velocity = 0.02;
