@@ -329,15 +329,37 @@ void add_torque_gain_unknowns(InertialProblem& p) {
 void add_friction_unknowns(InertialProblem& p) {
   const InertialIdentificationOptions& o = p.options;
   p.friction_terms = parse_joint_friction_terms(o.friction, o.armature, o.coulomb_smoothing_velocity);
-  if (!p.friction_terms.any()) return;
+  // Each joint's terms: --friction-joint's where given, --friction / --armature otherwise.
+  std::map<std::string, JointFrictionTerms> per_joint;
+  for (const auto& [joint, list] : o.friction_joints) {
+    if (!p.model.find_joint(joint))
+      throw std::invalid_argument("--friction-joint " + joint + "=...: the model " + p.model.label() +
+                                  " has no joint '" + joint + "'");
+    per_joint[joint] =
+        parse_joint_friction_terms(list, false, o.coulomb_smoothing_velocity, "--friction-joint " + joint);
+  }
+  const auto terms_of = [&](const std::string& joint) -> const JointFrictionTerms& {
+    const auto it = per_joint.find(joint);
+    return it == per_joint.end() ? p.friction_terms : it->second;
+  };
+  bool any = p.friction_terms.any();
+  for (const auto& [joint, t] : per_joint) any = any || t.any();
+  if (!any) return;
   if (p.set.torque_joints.empty())
     throw std::invalid_argument("--friction / --armature: sensor set '" + o.sensors +
                                 "' uses no joint torque sensor (friction shows in measured joint torques)");
   if (p.fixed_part) throw std::invalid_argument("--friction / --armature with --fix-mass-com: not yet");
+  for (const auto& [joint, t] : per_joint)
+    if (t.any() && std::find_if(p.set.torque_joints.begin(), p.set.torque_joints.end(), [&](int b) {
+                     return p.model.bodies[static_cast<std::size_t>(b)].joint_name == joint;
+                   }) == p.set.torque_joints.end())
+      throw std::invalid_argument("--friction-joint " + joint + "=...: sensor set '" + o.sensors +
+                                  "' measures no torque of joint '" + joint +
+                                  "' (friction shows in measured joint torques)");
   std::vector<InertialProblem::FrictionUnknown> candidates;
   for (std::size_t k = 0; k < p.set.torque_joints.size(); ++k) {
     const Body& b = p.model.bodies[static_cast<std::size_t>(p.set.torque_joints[k])];
-    const JointFrictionTerms& t = p.friction_terms;
+    const JointFrictionTerms& t = terms_of(b.joint_name);
     if (o.torque_offsets && (t.offset || t.coulomb_asymmetric))
       throw std::invalid_argument(std::string(t.offset ? "--friction offset" : "--friction coulomb-asymmetric") +
                                   " and --torque-offsets are the same unknown on joint '" + b.joint_name +

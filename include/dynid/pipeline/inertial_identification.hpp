@@ -85,6 +85,9 @@ struct InertialIdentificationOptions {
   /// inertia, `coulomb_smoothing_velocity` v_s of tanh(qd / v_s) [rad/s].
   std::string friction;
   bool armature = false;
+  /// Per joint (`--friction-joint JOINT=TERMS`, repeatable): that joint's terms, the same list as
+  /// `friction` ("none": no term), replacing `friction` and `armature` for it.
+  std::map<std::string, std::string> friction_joints;
   double coulomb_smoothing_velocity = 0.02;
   std::string fix_mass_com;            ///< URDF whose masses and first moments are kept (two-phase mode)
   SensorSourceOptions sensor_options;  ///< of "sensors"
