@@ -9,7 +9,7 @@
 //   [--fix-mass-com URDF]
 //   [--cutoff HZ] [--no-lowpass] [--velocities differentiated|logged] [--no-imu-bias] [--parallel-filter HZ]
 //   [--time-offset STREAM=S ...]
-//   [--align-time]
+//   [--align-time] [--align-drift]
 //   [--wrenches auto|ft|plates] [--mocap-joints auto|encoders|markers] [--holdout FRACTION]
 //   [--quiet]
 
@@ -135,6 +135,10 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
   cmd->add_flag("--align-time", o.align_time,
                 "Sensor path: estimate each stream's clock offset against the encoders (F/T, IMU) and apply "
                 "those above half an encoder period (for streams recorded on their own clocks)");
+  cmd->add_flag(
+      "--align-drift", o.align_drift,
+      "Sensor path: with --align-time, also estimate each stream's clock drift [ppm] from windows along the "
+      "recording and apply it (long recordings of steady motion; docs/identification.md, \"Time alignment\")");
   cmd->add_option("--velocities", args->velocities,
                   "Sensor path, fixed base: joint velocities 'differentiated' from the encoders (default) or "
                   "'logged' (the data set's velocities stream, e.g. from dynid import log with dq columns)")

@@ -430,12 +430,16 @@ std::map<std::string, AppliedStreamClock> stream_clocks(const InertialProblem& p
     c.given = c.applied = true;
     out[stream] = c;
   }
+  if (o.align_drift && !o.align_time)
+    throw std::invalid_argument("--align-drift goes with --align-time (the drift is estimated with the offset)");
   if (!o.align_time || !p.model.floating_base) return out;
   report_progress(o, 0.01, "time alignment of " + dataset.directory);
+  TimeAlignmentOptions alignment;
+  alignment.estimate_drift = o.align_drift;
   const double half_period = 0.5 / dataset.stream("encoders").rate_hz;
   const auto [t0, t1] = source_time_range(o, dataset);
   for (auto& [stream, estimate] :
-       estimate_stream_clocks(p.model, p.sidecar(), dataset, o.sensor_options, {}, o.locks)) {
+       estimate_stream_clocks(p.model, p.sidecar(), dataset, o.sensor_options, {}, o.locks, alignment)) {
     if (out.count(stream)) continue;
     AppliedStreamClock c;
     c.estimate = estimate;
@@ -1229,6 +1233,9 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
     if (!c.given) {
       a["correlation"] = c.estimate.correlation;
       a["compared"] = c.estimate.compared;
+      // The windows the drift was fitted to (0: too short a recording, drift 0) and its std.
+      a["drift_windows"] = c.estimate.drift_windows;
+      a["drift_std_ppm"] = c.estimate.drift_std_ppm;
     }
     if (!c.estimate.warning.empty()) a["warning"] = c.estimate.warning;
     alignment[stream] = a;
