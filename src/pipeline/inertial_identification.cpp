@@ -1,6 +1,7 @@
 #include "dynid/pipeline/inertial_identification.hpp"
 
 #include <Eigen/Eigenvalues>
+#include <Eigen/QR>
 #include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
@@ -893,7 +894,7 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
       x_final[k] = p.fixed_part ? r.standard_parameters[p.free_params[static_cast<std::size_t>(k)]] : r.base_values[k];
     const MatrixX& R = e.information_factor;
     const VectorX& z = e.factor_rhs;
-    const VectorX rhs = z.head(n_off) - R.topRightCorner(n_off, nx) * x_final;
+    VectorX rhs = z.head(n_off) - R.topRightCorner(n_off, nx) * x_final;
     VectorX offsets = R.topLeftCorner(n_off, n_off).triangularView<Eigen::Upper>().solve(rhs);
     // With --consistent the friction and drive terms are physical too: viscous, Coulomb and
     // armature at or above zero (the torque offsets, gains and friction offsets stay free).
@@ -902,8 +903,35 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
       std::vector<bool> nonnegative(static_cast<std::size_t>(n_off), false);
       for (std::size_t f = 0; f < p.friction.size(); ++f)
         nonnegative[static_cast<std::size_t>(p.first_friction_unknown()) + f] = p.friction[f].term != "offset";
-      const BoundedLeastSquares bounded = solve_bounded_least_squares(
-          R.topLeftCorner(n_off, n_off).triangularView<Eigen::Upper>().toDenseMatrix(), rhs, nonnegative);
+      const MatrixX R_oo = R.topLeftCorner(n_off, n_off).triangularView<Eigen::Upper>();
+      BoundedLeastSquares bounded = solve_bounded_least_squares(R_oo, rhs, nonnegative);
+      // The inertial parameters refitted jointly with the bounded terms: with the terms held at
+      // zero dropped from the factor (the rest profiled out again), the consistent fit again, the
+      // bounded terms at its result, until the held set repeats.
+      for (int pass = 0; pass < 8 && !p.fixed_part &&
+                         std::find(bounded.at_bound.begin(), bounded.at_bound.end(), true) != bounded.at_bound.end();
+           ++pass) {
+        std::vector<Eigen::Index> keep;
+        for (Eigen::Index c = 0; c < np; ++c)
+          if (c >= n_off || !bounded.at_bound[static_cast<std::size_t>(c)]) keep.push_back(c);
+        const Eigen::Index m = static_cast<Eigen::Index>(keep.size());
+        const MatrixX R_full = R.triangularView<Eigen::Upper>();
+        MatrixX A(np, m);
+        for (Eigen::Index c = 0; c < m; ++c) A.col(c) = R_full.col(keep[static_cast<std::size_t>(c)]);
+        const Eigen::HouseholderQR<MatrixX> qr(A);
+        const MatrixX R_kept = qr.matrixQR().topRows(m).triangularView<Eigen::Upper>();
+        const VectorX z_kept = (qr.householderQ().transpose() * z).head(m);
+        r.consistent_fit = fit_physically_consistent(R_kept.bottomRightCorner(nx, nx), z_kept.tail(nx), K, pi_nominal,
+                                                     o.consistent_fit);
+        r.standard_parameters = r.consistent_fit->pi;
+        r.base_values = K * r.standard_parameters;
+        x_final = r.base_values;
+        rhs = z.head(n_off) - R.topRightCorner(n_off, nx) * x_final;
+        const BoundedLeastSquares next = solve_bounded_least_squares(R_oo, rhs, nonnegative);
+        const bool same = next.at_bound == bounded.at_bound;
+        bounded = next;
+        if (same) break;
+      }
       offsets = bounded.x;
       for (std::size_t f = 0; f < p.friction.size(); ++f)
         friction_at_bound[f] = bounded.at_bound[static_cast<std::size_t>(p.first_friction_unknown()) + f];

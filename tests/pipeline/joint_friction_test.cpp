@@ -286,6 +286,23 @@ TEST(JointFriction, ConsistentFitHoldsATermTheDataWantNegativeAtZero) {
   EXPECT_EQ(flagged, 1);
   const nlohmann::json summary = nlohmann::json::parse(held.summary_json);
   EXPECT_EQ(summary["friction"][joint]["at_bound"], nlohmann::json::array({"viscous"}));
+  // The inertias are refitted with the term held: the same as the consistent fit of a model
+  // without that term at all (--friction-joint drops it; a second formulation of "held at zero").
+  InertialIdentificationOptions dropped = o;
+  dropped.friction_joints = {{joint, "coulomb,armature"}};
+  const InertialIdentificationResult d = run_inertial_identification(dropped);
+  ASSERT_EQ(d.base_values.size(), held.base_values.size());
+  const double gap = (held.base_values - d.base_values).norm() / d.base_values.norm();
+  const double moved = (held.base_values - free_fit.base_values).norm() / d.base_values.norm();
+  std::printf("held term: base parameters %.3g from the fit without it (%.3g from the free fit)\n", gap, moved);
+  EXPECT_LT(gap, 1e-6);
+  EXPECT_GT(moved, 1e3 * gap);  // the held term moved the inertias: the refit is not a no-op
+  for (const JointFrictionTerm& f : held.friction)
+    for (const JointFrictionTerm& g : d.friction) {
+      if (f.joint == g.joint && f.term == g.term && f.grouped_with.empty()) {
+        EXPECT_NEAR(f.value, g.value, 1e-6 * (1.0 + std::abs(g.value))) << f.joint << " " << f.term;
+      }
+    }
 }
 
 TEST(JointFriction, LoggedVelocitiesReplaceTheEncodersDerivatives) {
