@@ -4,12 +4,13 @@
 // dynid identify inertial MODEL DATA --sensors SET --out DIR [--source sensors|mocap|truth] [--truth URDF]
 //   [--validate DATA] [--lock JOINT=VALUE ...] [--consistent] [--prior WEIGHT] [--weighting sensors|residual]
 //   [--fixed-base] [--torque-offsets] [--torque-gains] [--friction viscous,coulomb,offset] [--armature]
+//   [--friction-joint JOINT=TERMS ...]
 //   [--coulomb-smoothing-velocity RAD_S]
 //   [--fix-mass-com URDF]
 //   [--cutoff HZ] [--no-lowpass] [--velocities differentiated|logged] [--no-imu-bias] [--gyro-noise D]
 //   [--accelerometer-noise D] [--parallel-filter HZ]
 //   [--time-offset STREAM=S ...]
-//   [--align-time]
+//   [--align-time] [--align-drift]
 //   [--wrenches auto|ft|plates] [--mocap-joints auto|encoders|markers] [--holdout FRACTION]
 //   [--quiet]
 
@@ -40,6 +41,7 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
     bool quiet = false;
     bool no_lowpass = false, no_imu_bias = false;
     std::vector<std::string> time_offsets;
+    std::vector<std::string> friction_joints;
   };
   auto args = std::make_shared<Args>();
   InertialIdentificationOptions& o = args->o;
@@ -91,7 +93,12 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
                 "as measured");
   cmd->add_option("--friction", o.friction,
                   "Joint friction terms estimated per joint with a torque sensor: any of viscous,coulomb,offset "
-                  "(summary.json friction; docs/identification.md, \"Joint friction and armature\")");
+                  "(or coulomb-asymmetric: a level per direction; summary.json friction; docs/identification.md, "
+                  "\"Joint friction and armature\")");
+  cmd->add_option("--friction-joint", args->friction_joints,
+                  "One joint's friction terms instead of --friction / --armature, JOINT=TERMS (the --friction list, "
+                  "armature allowed; none: no term; repeatable), e.g. a3=viscous,coulomb")
+      ->type_name("JOINT=TERMS");
   cmd->add_flag("--armature", o.armature,
                 "Also estimate each such joint's armature (reflected rotor inertia; grouped with a link inertia "
                 "where the data cannot tell them apart)");
@@ -129,6 +136,10 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
   cmd->add_flag("--align-time", o.align_time,
                 "Sensor path: estimate each stream's clock offset against the encoders (F/T, IMU) and apply "
                 "those above half an encoder period (for streams recorded on their own clocks)");
+  cmd->add_flag(
+      "--align-drift", o.align_drift,
+      "Sensor path: with --align-time, also estimate each stream's clock drift [ppm] from windows along the "
+      "recording and apply it (long recordings of steady motion; docs/identification.md, \"Time alignment\")");
   cmd->add_option("--velocities", args->velocities,
                   "Sensor path, fixed base: joint velocities 'differentiated' from the encoders (default) or "
                   "'logged' (the data set's velocities stream, e.g. from dynid import log with dq columns)")
@@ -198,6 +209,13 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
         if (eq == std::string::npos || eq == 0 || used == 0 || used != text.size() - eq - 1 || !std::isfinite(seconds))
           throw std::invalid_argument("--time-offset '" + text + "': expected STREAM=SECONDS, e.g. ft=0.04");
         opts.time_offsets[text.substr(0, eq)] = seconds;
+      }
+      for (const std::string& text : args->friction_joints) {
+        const std::size_t eq = text.find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+          throw std::invalid_argument("--friction-joint '" + text + "': expected JOINT=TERMS, e.g. a3=viscous,coulomb");
+        if (!opts.friction_joints.emplace(text.substr(0, eq), text.substr(eq + 1)).second)
+          throw std::invalid_argument("--friction-joint: joint '" + text.substr(0, eq) + "' given twice");
       }
       opts.mocap_options.joints = args->mocap_joints == "encoders"  ? MocapJoints::Encoders
                                   : args->mocap_joints == "markers" ? MocapJoints::Markers

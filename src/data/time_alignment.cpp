@@ -46,12 +46,16 @@ LagEstimate lag_of(const Eigen::MatrixXd& reference, const std::vector<Eigen::Ma
   return estimate_lag_regressed(part, signal.middleCols(c0, count), dt, max_lag);
 }
 
-StreamAlignment align(const Eigen::MatrixXd& reference, const Eigen::MatrixXd& signal, const Eigen::VectorXd& times,
-                      const TimeAlignmentOptions& o, const std::string& compared,
-                      const std::vector<Eigen::MatrixXd>* columns = nullptr) {
+}  // namespace
+
+StreamAlignment estimate_stream_clock(const Eigen::MatrixXd& reference, const Eigen::MatrixXd& signal,
+                                      const Eigen::VectorXd& times, const TimeAlignmentOptions& o,
+                                      const std::string& compared, const std::vector<Eigen::MatrixXd>* columns) {
   StreamAlignment out;
   out.compared = compared;
   const Eigen::Index n = times.size();
+  if (n < 10 || signal.cols() != n)
+    throw std::invalid_argument("estimate_stream_clock: too few samples or sizes differ");
   const double dt = (times[n - 1] - times[0]) / static_cast<double>(n - 1);
   const LagEstimate whole = lag_of(reference, columns, signal, 0, n, dt, o.max_offset_s);
   out.correlation = whole.correlation;
@@ -70,10 +74,48 @@ StreamAlignment align(const Eigen::MatrixXd& reference, const Eigen::MatrixXd& s
   }
   out.clock.reference_time_s = 0.5 * (times[0] + times[n - 1]);
   out.clock.offset_s = whole.lag_s;
+
+  // Drift: windows along the recording, the signal taken a whole number of samples later (the
+  // whole recording's lag) so that each window compares the same stretch of motion; each window's
+  // lag searched near that one; a line through the lags against the windows' middle times.
+  if (!o.estimate_drift) return out;
+  const Eigen::Index shift = std::lround(whole.lag_s / dt);
+  const Eigen::Index margin = std::abs(shift);
+  const Eigen::Index usable = n - 2 * margin;
+  const double usable_s = static_cast<double>(usable) * dt;
+  const int windows =
+      std::min(o.max_drift_windows, static_cast<int>(std::floor(usable_s / std::max(o.drift_window_s, 1e-9))));
+  if (windows < 3) return out;
+  const Eigen::Index width = usable / windows;
+  Eigen::VectorXd mid(windows), lag(windows);
+  int kept = 0;
+  for (int w = 0; w < windows; ++w) {
+    const Eigen::Index c0 = margin + static_cast<Eigen::Index>(w) * width;
+    // The reference over [c0, c0 + width), the signal over the same stretch `shift` samples later.
+    LagEstimate e;
+    if (columns) {
+      std::vector<Eigen::MatrixXd> part;
+      for (const Eigen::MatrixXd& c : *columns) part.push_back(c.middleCols(c0, width));
+      e = estimate_lag_regressed(part, signal.middleCols(c0 + shift, width), dt, o.drift_search_s);
+    } else {
+      e = estimate_lag(reference.middleCols(c0, width), signal.middleCols(c0 + shift, width), dt, o.drift_search_s);
+    }
+    if (e.at_limit || e.correlation < o.min_correlation) continue;  // a stretch with too little motion
+    mid[kept] = times[c0 + width / 2] - out.clock.reference_time_s;
+    lag[kept] = static_cast<double>(shift) * dt + e.lag_s;
+    ++kept;
+  }
+  if (kept < 3) return out;
+  const Eigen::VectorXd t = mid.head(kept), l = lag.head(kept);
+  const double tm = t.mean(), lm = l.mean();
+  const double stt = (t.array() - tm).square().sum();
+  const double slope = ((t.array() - tm) * (l.array() - lm)).sum() / stt;
+  const double residual = ((l.array() - lm) - slope * (t.array() - tm)).square().sum();
+  out.clock.drift_ppm = 1e6 * slope;
+  out.drift_std_ppm = 1e6 * std::sqrt(residual / static_cast<double>(kept - 2) / stt);
+  out.drift_windows = kept;
   return out;
 }
-
-}  // namespace
 
 LagEstimate estimate_lag(const Eigen::MatrixXd& reference, const Eigen::MatrixXd& signal, double dt_s,
                          double max_lag_s) {
@@ -236,11 +278,16 @@ std::map<std::string, StreamAlignment> estimate_stream_clocks(const Model& model
       // judge the converged one.
       TimeAlignmentOptions searching = options;
       searching.min_correlation = std::min(0.2, options.min_correlation);
-      StreamAlignment a = align(Eigen::MatrixXd(), lowpassed(force, f), times, searching,
+      StreamAlignment a =
+          estimate_stream_clock(Eigen::MatrixXd(), lowpassed(force, f), times, searching,
                                 "contact force against the limbs' kinematic COM accelerations", &body_com);
       a.clock.offset_s += previous.clock.offset_s;
+      a.clock.drift_ppm += previous.clock.drift_ppm;
       out["ft"] = a;
-      if (!a.warning.empty() || std::abs(a.clock.offset_s - previous.clock.offset_s) < 0.1 * dt) break;
+      const double half_span = 0.5 * (times[n - 1] - times[0]);
+      if (!a.warning.empty() || (std::abs(a.clock.offset_s - previous.clock.offset_s) < 0.1 * dt &&
+                                 1e-6 * std::abs(a.clock.drift_ppm - previous.clock.drift_ppm) * half_span < 0.1 * dt))
+        break;
       samples = kinematic_pass(model, sidecar, dataset, sensor_options, window, locks, &a.clock);
     }
     StreamAlignment& a = out["ft"];
@@ -291,14 +338,14 @@ std::map<std::string, StreamAlignment> estimate_stream_clocks(const Model& model
           signal.col(k) += wd.cross(d) + w.cross(w.cross(d));
         }
         // The F/T were read on their estimated clock: the lag found is the IMU's own.
-        StreamAlignment a = align(lowpassed(reference, f), signal, times, options,
-                                  "accelerometer against the contact force over the mass");
+        StreamAlignment a = estimate_stream_clock(lowpassed(reference, f), signal, times, options,
+                                                  "accelerometer against the contact force over the mass");
         out["imu"] = a;
       } else {
         Eigen::MatrixXd w_kin(3, n);
         for (Eigen::Index k = 0; k < n; ++k) w_kin.col(k) = samples[static_cast<std::size_t>(k)].v.segment<3>(3);
-        out["imu"] =
-            align(lowpassed(w_kin, f), read("gyro"), times, options, "gyro against the leg kinematics' base rate");
+        out["imu"] = estimate_stream_clock(lowpassed(w_kin, f), read("gyro"), times, options,
+                                           "gyro against the leg kinematics' base rate");
       }
     }
   }

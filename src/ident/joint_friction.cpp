@@ -1,6 +1,7 @@
 #include "dynid/ident/joint_friction.hpp"
 
 #include <Eigen/QR>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -12,13 +13,17 @@ std::vector<std::string> JointFrictionTerms::names() const {
   std::vector<std::string> n;
   if (viscous) n.emplace_back("viscous");
   if (coulomb) n.emplace_back("coulomb");
+  if (coulomb_asymmetric) {
+    n.emplace_back("coulomb_positive");
+    n.emplace_back("coulomb_negative");
+  }
   if (offset) n.emplace_back("offset");
   if (armature) n.emplace_back("armature");
   return n;
 }
 
 JointFrictionTerms parse_joint_friction_terms(const std::string& friction, bool armature,
-                                              double coulomb_smoothing_velocity) {
+                                              double coulomb_smoothing_velocity, const std::string& what) {
   JointFrictionTerms t;
   t.armature = armature;
   if (!(coulomb_smoothing_velocity >= 0.0) || !std::isfinite(coulomb_smoothing_velocity))
@@ -32,11 +37,25 @@ JointFrictionTerms parse_joint_friction_terms(const std::string& friction, bool 
       t.viscous = true;
     else if (term == "coulomb")
       t.coulomb = true;
+    else if (term == "coulomb-asymmetric")
+      t.coulomb_asymmetric = true;
     else if (term == "offset")
       t.offset = true;
+    else if (term == "armature")
+      t.armature = true;
     else
-      throw std::invalid_argument("--friction: unknown term '" + term + "' (viscous, coulomb, offset)");
+      throw std::invalid_argument(what + ": unknown term '" + term +
+                                  "' (viscous, coulomb, coulomb-asymmetric, offset, armature)");
   }
+  if (t.coulomb_asymmetric && t.coulomb)
+    throw std::invalid_argument(what +
+                                ": coulomb-asymmetric already holds the symmetric Coulomb level "
+                                "(f_c+ = f_c- = f_c): use one of coulomb, coulomb-asymmetric");
+  if (t.coulomb_asymmetric && t.offset)
+    throw std::invalid_argument(what +
+                                ": coulomb-asymmetric and offset are the same unknowns on a joint that moves "
+                                "both ways ((f_c+ - f_c-) / 2 acts as an offset): use coulomb-asymmetric or "
+                                "coulomb,offset");
   return t;
 }
 
@@ -45,6 +64,10 @@ double joint_friction_regressor(const std::string& term, double qd, double qdd, 
   if (term == "coulomb")
     return coulomb_smoothing_velocity > 0.0 ? std::tanh(qd / coulomb_smoothing_velocity)
                                             : static_cast<double>((qd > 0.0) - (qd < 0.0));
+  if (term == "coulomb_positive" || term == "coulomb_negative") {
+    const double s = joint_friction_regressor("coulomb", qd, qdd, coulomb_smoothing_velocity);
+    return term == "coulomb_positive" ? std::max(s, 0.0) : std::min(s, 0.0);
+  }
   if (term == "offset") return 1.0;
   if (term == "armature") return qdd;
   throw std::invalid_argument("unknown friction term '" + term + "'");

@@ -62,11 +62,16 @@ void write_identification_report(const InertialIdentificationResult& r, const st
     clocks.caption =
         "Stream clocks against the encoders (stream stamp minus robot time; docs/identification.md, "
         "\"Time alignment\")";
-    clocks.header = {"stream", "offset [ms]", "from", "correlation", "applied"};
+    clocks.header = {"stream", "offset [ms]", "drift [ppm]", "from", "correlation", "applied"};
     for (const auto& [stream, c] : r.time_alignment)
       clocks.rows.push_back(
-          {stream, number(1e3 * c.estimate.clock.offset_s, "%.2f"), c.given ? "given" : c.estimate.compared,
-           c.given ? "" : number(c.estimate.correlation, "%.3f"),
+          {stream, number(1e3 * c.estimate.clock.offset_s, "%.2f"),
+           c.given                       ? number(c.estimate.clock.drift_ppm, "%.1f")
+           : !c.estimate.warning.empty() ? ""
+           : c.estimate.drift_windows > 0
+               ? number(c.estimate.clock.drift_ppm, "%.1f") + " ± " + number(c.estimate.drift_std_ppm, "%.1f")
+               : "not estimated",
+           c.given ? "given" : c.estimate.compared, c.given ? "" : number(c.estimate.correlation, "%.3f"),
            c.applied
                ? "yes"
                : (!c.estimate.warning.empty() ? "no: " + c.estimate.warning : "no: below half an encoder period")});

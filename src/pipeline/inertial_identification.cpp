@@ -1,6 +1,7 @@
 #include "dynid/pipeline/inertial_identification.hpp"
 
 #include <Eigen/Eigenvalues>
+#include <Eigen/QR>
 #include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
@@ -333,18 +334,42 @@ void add_torque_gain_unknowns(InertialProblem& p) {
 void add_friction_unknowns(InertialProblem& p) {
   const InertialIdentificationOptions& o = p.options;
   p.friction_terms = parse_joint_friction_terms(o.friction, o.armature, o.coulomb_smoothing_velocity);
-  if (!p.friction_terms.any()) return;
+  // Each joint's terms: --friction-joint's where given, --friction / --armature otherwise.
+  std::map<std::string, JointFrictionTerms> per_joint;
+  for (const auto& [joint, list] : o.friction_joints) {
+    if (!p.model.find_joint(joint))
+      throw std::invalid_argument("--friction-joint " + joint + "=...: the model " + p.model.label() +
+                                  " has no joint '" + joint + "'");
+    per_joint[joint] =
+        parse_joint_friction_terms(list, false, o.coulomb_smoothing_velocity, "--friction-joint " + joint);
+  }
+  const auto terms_of = [&](const std::string& joint) -> const JointFrictionTerms& {
+    const auto it = per_joint.find(joint);
+    return it == per_joint.end() ? p.friction_terms : it->second;
+  };
+  bool any = p.friction_terms.any();
+  for (const auto& [joint, t] : per_joint) any = any || t.any();
+  if (!any) return;
   if (p.set.torque_joints.empty())
     throw std::invalid_argument("--friction / --armature: sensor set '" + o.sensors +
                                 "' uses no joint torque sensor (friction shows in measured joint torques)");
-  if (p.friction_terms.offset && o.torque_offsets)
-    throw std::invalid_argument("--friction offset and --torque-offsets are the same unknown: use one");
   if (p.fixed_part) throw std::invalid_argument("--friction / --armature with --fix-mass-com: not yet");
+  for (const auto& [joint, t] : per_joint)
+    if (t.any() && std::find_if(p.set.torque_joints.begin(), p.set.torque_joints.end(), [&](int b) {
+                     return p.model.bodies[static_cast<std::size_t>(b)].joint_name == joint;
+                   }) == p.set.torque_joints.end())
+      throw std::invalid_argument("--friction-joint " + joint + "=...: sensor set '" + o.sensors +
+                                  "' measures no torque of joint '" + joint +
+                                  "' (friction shows in measured joint torques)");
   std::vector<InertialProblem::FrictionUnknown> candidates;
   for (std::size_t k = 0; k < p.set.torque_joints.size(); ++k) {
     const Body& b = p.model.bodies[static_cast<std::size_t>(p.set.torque_joints[k])];
-    for (const std::string& term : p.friction_terms.names())
-      candidates.push_back({b.joint_name, term, b.idx_v, static_cast<int>(k)});
+    const JointFrictionTerms& t = terms_of(b.joint_name);
+    if (o.torque_offsets && (t.offset || t.coulomb_asymmetric))
+      throw std::invalid_argument(std::string(t.offset ? "--friction offset" : "--friction coulomb-asymmetric") +
+                                  " and --torque-offsets are the same unknown on joint '" + b.joint_name +
+                                  "': use one");
+    for (const std::string& term : t.names()) candidates.push_back({b.joint_name, term, b.idx_v, static_cast<int>(k)});
   }
   // The equations at random states (unit-scale velocities and accelerations), base and friction
   // columns side by side.
@@ -410,12 +435,16 @@ std::map<std::string, AppliedStreamClock> stream_clocks(const InertialProblem& p
     c.given = c.applied = true;
     out[stream] = c;
   }
+  if (o.align_drift && !o.align_time)
+    throw std::invalid_argument("--align-drift goes with --align-time (the drift is estimated with the offset)");
   if (!o.align_time || !p.model.floating_base) return out;
   report_progress(o, 0.01, "time alignment of " + dataset.directory);
+  TimeAlignmentOptions alignment;
+  alignment.estimate_drift = o.align_drift;
   const double half_period = 0.5 / dataset.stream("encoders").rate_hz;
   const auto [t0, t1] = source_time_range(o, dataset);
   for (auto& [stream, estimate] :
-       estimate_stream_clocks(p.model, p.sidecar(), dataset, o.sensor_options, {}, o.locks)) {
+       estimate_stream_clocks(p.model, p.sidecar(), dataset, o.sensor_options, {}, o.locks, alignment)) {
     if (out.count(stream)) continue;
     AppliedStreamClock c;
     c.estimate = estimate;
@@ -936,7 +965,7 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
       x_final[k] = p.fixed_part ? r.standard_parameters[p.free_params[static_cast<std::size_t>(k)]] : r.base_values[k];
     const MatrixX& R = e.information_factor;
     const VectorX& z = e.factor_rhs;
-    const VectorX rhs = z.head(n_off) - R.topRightCorner(n_off, nx) * x_final;
+    VectorX rhs = z.head(n_off) - R.topRightCorner(n_off, nx) * x_final;
     VectorX offsets = R.topLeftCorner(n_off, n_off).triangularView<Eigen::Upper>().solve(rhs);
     // With --consistent the friction and drive terms are physical too: viscous, Coulomb and
     // armature at or above zero (the torque offsets, gains and friction offsets stay free).
@@ -945,8 +974,35 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
       std::vector<bool> nonnegative(static_cast<std::size_t>(n_off), false);
       for (std::size_t f = 0; f < p.friction.size(); ++f)
         nonnegative[static_cast<std::size_t>(p.first_friction_unknown()) + f] = p.friction[f].term != "offset";
-      const BoundedLeastSquares bounded = solve_bounded_least_squares(
-          R.topLeftCorner(n_off, n_off).triangularView<Eigen::Upper>().toDenseMatrix(), rhs, nonnegative);
+      const MatrixX R_oo = R.topLeftCorner(n_off, n_off).triangularView<Eigen::Upper>();
+      BoundedLeastSquares bounded = solve_bounded_least_squares(R_oo, rhs, nonnegative);
+      // The inertial parameters refitted jointly with the bounded terms: with the terms held at
+      // zero dropped from the factor (the rest profiled out again), the consistent fit again, the
+      // bounded terms at its result, until the held set repeats.
+      for (int pass = 0; pass < 8 && !p.fixed_part &&
+                         std::find(bounded.at_bound.begin(), bounded.at_bound.end(), true) != bounded.at_bound.end();
+           ++pass) {
+        std::vector<Eigen::Index> keep;
+        for (Eigen::Index c = 0; c < np; ++c)
+          if (c >= n_off || !bounded.at_bound[static_cast<std::size_t>(c)]) keep.push_back(c);
+        const Eigen::Index m = static_cast<Eigen::Index>(keep.size());
+        const MatrixX R_full = R.triangularView<Eigen::Upper>();
+        MatrixX A(np, m);
+        for (Eigen::Index c = 0; c < m; ++c) A.col(c) = R_full.col(keep[static_cast<std::size_t>(c)]);
+        const Eigen::HouseholderQR<MatrixX> qr(A);
+        const MatrixX R_kept = qr.matrixQR().topRows(m).triangularView<Eigen::Upper>();
+        const VectorX z_kept = (qr.householderQ().transpose() * z).head(m);
+        r.consistent_fit = fit_physically_consistent(R_kept.bottomRightCorner(nx, nx), z_kept.tail(nx), K, pi_nominal,
+                                                     o.consistent_fit);
+        r.standard_parameters = r.consistent_fit->pi;
+        r.base_values = K * r.standard_parameters;
+        x_final = r.base_values;
+        rhs = z.head(n_off) - R.topRightCorner(n_off, nx) * x_final;
+        const BoundedLeastSquares next = solve_bounded_least_squares(R_oo, rhs, nonnegative);
+        const bool same = next.at_bound == bounded.at_bound;
+        bounded = next;
+        if (same) break;
+      }
       offsets = bounded.x;
       for (std::size_t f = 0; f < p.friction.size(); ++f)
         friction_at_bound[f] = bounded.at_bound[static_cast<std::size_t>(p.first_friction_unknown()) + f];
@@ -1017,7 +1073,7 @@ std::optional<Model> load_truth_model(const InertialProblem& p) {
 namespace {
 
 /// The true friction and drive terms of a simulation: the `actuators:` of the sidecar next to the
-/// truth URDF (damping -> viscous, coulomb_friction -> coulomb, armature or gear_ratio^2
+/// truth URDF (damping -> viscous, coulomb_friction -> coulomb and both asymmetric levels, armature or gear_ratio^2
 /// rotor_inertia -> armature; offsets are not in a sidecar). Unset where it has none.
 void attach_friction_truth(const InertialProblem& p, InertialIdentificationResult& r) {
   namespace fs = std::filesystem;
@@ -1029,7 +1085,8 @@ void attach_friction_truth(const InertialProblem& p, InertialIdentificationResul
     for (const ActuatorInfo& a : truth.actuators) {
       if (a.joint != f.joint) continue;
       if (f.term == "viscous" && a.damping) f.truth = *a.damping;
-      if (f.term == "coulomb" && a.coulomb_friction) f.truth = *a.coulomb_friction;
+      // A symmetric level is both levels of an asymmetric pair.
+      if (f.term.rfind("coulomb", 0) == 0 && a.coulomb_friction) f.truth = *a.coulomb_friction;
       if (f.term == "armature" && a.armature) f.truth = *a.armature;
       if (f.term == "armature" && !a.armature && a.gear_ratio && a.rotor_inertia)
         f.truth = *a.gear_ratio * *a.gear_ratio * *a.rotor_inertia;
@@ -1280,6 +1337,9 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
     if (!c.given) {
       a["correlation"] = c.estimate.correlation;
       a["compared"] = c.estimate.compared;
+      // The windows the drift was fitted to (0: too short a recording, drift 0) and its std.
+      a["drift_windows"] = c.estimate.drift_windows;
+      a["drift_std_ppm"] = c.estimate.drift_std_ppm;
     }
     if (!c.estimate.warning.empty()) a["warning"] = c.estimate.warning;
     alignment[stream] = a;
@@ -1346,9 +1406,13 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
     j["friction"] = friction;
     j["friction_units"] =
         "viscous N m s/rad, coulomb N m, offset N m, armature kg m^2 (prismatic joints: N s/m, N, N, kg); "
+        "coulomb_positive / coulomb_negative (coulomb-asymmetric): the Coulomb level while the joint moves in the "
+        "positive / negative direction, N m (N); "
         "grouped_with: not separable from that base parameter, which carries it; at_bound (with --consistent): held "
         "at zero, the data asked for a negative value";
-    j["coulomb_smoothing_velocity"] = p.friction_terms.coulomb ? p.friction_terms.coulomb_smoothing_velocity : 0.0;
+    const bool coulomb = std::any_of(r.friction.begin(), r.friction.end(),
+                                     [](const JointFrictionTerm& f) { return f.term.rfind("coulomb", 0) == 0; });
+    j["coulomb_smoothing_velocity"] = coulomb ? p.friction_terms.coulomb_smoothing_velocity : 0.0;
     if (r.friction_max_rel_error) j["friction_max_rel_error"] = *r.friction_max_rel_error;
   }
   j["estimate"] = p.fixed_part   ? "two-phase: masses and COMs of " + o.fix_mass_com + " kept"
@@ -1418,6 +1482,21 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
 
 namespace {
 
+/// An asymmetric Coulomb pair (f+ and f-) as the sidecar's one symmetric level: its mean
+/// as `coulomb_friction`, the two levels and the rest, (f+ - f-) / 2, which acts as an offset while
+/// the joint moves, as comments.
+std::string coulomb_pair_yaml(const InertialIdentificationResult& r, const JointFrictionTerm& positive) {
+  const auto negative = std::find_if(r.friction.begin(), r.friction.end(), [&](const JointFrictionTerm& f) {
+    return f.joint == positive.joint && f.term == "coulomb_negative";
+  });
+  if (negative == r.friction.end() || !negative->grouped_with.empty())
+    return "    # coulomb_positive: " + format_exact(positive.value) + " (no sidecar key)\n";
+  const double fp = positive.value, fn = negative->value;
+  return "    # asymmetric Coulomb: coulomb_positive " + format_exact(fp) + ", coulomb_negative " + format_exact(fn) +
+         "; the sidecar has one level: their mean below, and (f+ - f-) / 2 = " + format_exact(0.5 * (fp - fn)) +
+         " acts as an offset while the joint moves\n    coulomb_friction: " + format_exact(0.5 * (fp + fn)) + "\n";
+}
+
 /// The identified friction as a sidecar's `actuators:` entries (docs/robot-sidecar.md; read back by
 /// read_actuators_file): damping, coulomb_friction, armature per joint. Offsets and grouped
 /// armatures have no key; they are listed as comments.
@@ -1437,6 +1516,10 @@ std::string friction_actuators_yaml(const InertialProblem& p, const InertialIden
       if (f.joint != joint) continue;
       if (!f.grouped_with.empty())
         y += "    # " + f.term + ": grouped with base parameter " + f.grouped_with + "\n";
+      else if (f.term == "coulomb_positive")
+        y += coulomb_pair_yaml(r, f);
+      else if (f.term == "coulomb_negative")
+        continue;  // with its positive level
       else if (f.term == "offset")
         y += "    # offset: " + format_exact(f.value) + " N m (no sidecar key)\n";
       else

@@ -60,6 +60,9 @@ TEST(CliIdentify, SimulateThenIdentifyWritesTheDocumentedOutputs) {
            {"--sensors contact --time-offset ft=40ms", "expected STREAM=SECONDS"},
            {"--sensors contact --time-offset vicon=0.1", "has no stream 'vicon'"},
            {"--sensors contact --time-offset encoders=0.1", "the encoders are the time reference"},
+           {"--sensors contact --align-drift", "--align-drift goes with --align-time"},
+           {"--sensors contact --friction-joint l_knee", "expected JOINT=TERMS"},
+           {"--sensors contact --friction-joint elbow=viscous", "has no joint 'elbow'"},
            {"--sensors contact --source truth --time-offset ft=0.1", "--time-offset applies to the sensor path"}}) {
     const Result bad = run("identify inertial kid_humanoid " + data + " --quiet --out " + scratch("bad") + " " + args);
     EXPECT_EQ(bad.code, 1) << args;

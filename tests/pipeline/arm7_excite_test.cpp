@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 
@@ -125,6 +126,54 @@ TEST_F(Arm7Excite, NoiseFreeRecoversEveryBaseParameterFrictionAndArmature) {
   ASSERT_TRUE(s.base_param_max_rel_error && s.friction_max_rel_error);
   EXPECT_LT(*s.base_param_max_rel_error, 1e-6);
   EXPECT_LT(*s.friction_max_rel_error, 1e-6);
+}
+
+TEST_F(Arm7Excite, FrictionTermsSelectedPerJoint) {
+  // --friction viscous,coulomb --armature for all joints but a4 (no term) and a6 (viscous only).
+  const InertialIdentificationResult all = run_inertial_identification(options(dir_, "truth", true));
+  InertialIdentificationOptions o = options(dir_, "truth", true);
+  o.friction_joints = {{"a4", "none"}, {"a6", "viscous"}};
+  const InertialIdentificationResult r = run_inertial_identification(o);
+  std::map<std::string, std::vector<std::string>> terms;
+  for (const JointFrictionTerm& f : r.friction) terms[f.joint].push_back(f.term);
+  EXPECT_EQ(terms.count("a4"), 0u);
+  EXPECT_EQ(terms["a6"], std::vector<std::string>{"viscous"});
+  for (const char* joint : {"a1", "a2", "a3", "a5", "a7"})
+    EXPECT_EQ(terms[joint], (std::vector<std::string>{"viscous", "coulomb", "armature"})) << joint;
+  const nlohmann::json summary = nlohmann::json::parse(r.summary_json);
+  EXPECT_FALSE(summary["friction"].contains("a4"));
+  EXPECT_FALSE(summary["friction"]["a6"].contains("coulomb"));
+  // a4's friction is in the data (the simulation's joints all have it) but no longer in the model:
+  // its held-out torque error is that friction, far above the fit with its terms.
+  const nlohmann::json full = nlohmann::json::parse(all.summary_json);
+  const double a4_without = summary["validation"]["torque_rms_per_joint"]["a4"]["identified"].get<double>();
+  const double a4_with = full["validation"]["torque_rms_per_joint"]["a4"]["identified"].get<double>();
+  std::printf("a4 held-out torque RMS: with its friction terms %.3g N m, without %.3g N m\n", a4_with, a4_without);
+  EXPECT_GT(a4_without, 1e3 * a4_with);
+  // A joint's list equal to --friction / --armature: the same fit.
+  InertialIdentificationOptions same = options(dir_, "truth", true);
+  same.friction_joints = {{"a4", "viscous,coulomb,armature"}};
+  const InertialIdentificationResult s = run_inertial_identification(same);
+  ASSERT_EQ(s.base_values.size(), all.base_values.size());
+  EXPECT_LT((s.base_values - all.base_values).norm(), 1e-9 * all.base_values.norm());
+  // Only --friction-joint: the other joints get none.
+  InertialIdentificationOptions only = options(dir_, "truth", false);
+  only.friction_joints = {{"a2", "viscous"}};
+  const InertialIdentificationResult one = run_inertial_identification(only);
+  ASSERT_EQ(one.friction.size(), 1u);
+  EXPECT_EQ(one.friction[0].joint, "a2");
+  // A joint the model does not have: one line naming it.
+  InertialIdentificationOptions bad = options(dir_, "truth", true);
+  bad.friction_joints = {{"elbow", "viscous"}};
+  try {
+    prepare_inertial_identification(bad);
+    ADD_FAILURE() << "unknown joint accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("--friction-joint elbow=...: the model"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("has no joint 'elbow'"), std::string::npos) << e.what();
+  }
+  bad.friction_joints = {{"a3", "viscous,stiction"}};
+  EXPECT_THROW(prepare_inertial_identification(bad), std::invalid_argument);
 }
 
 /// A copy of the data set with sensor noise added by the test: encoders of 2^18 counts a turn,

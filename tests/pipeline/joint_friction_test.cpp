@@ -70,7 +70,11 @@ struct ArmData {
 /// stream's acceleration MuJoCo's own forward dynamics (mj_forward) at each state.
 /// `negative_viscous_joint` >= 0: that joint's torques carry minus its viscous friction (a term the
 /// data ask to be negative; truth.yaml still states the positive one).
-ArmData write_arm_data(const std::string& name, bool noisy, bool mujoco = false, int negative_viscous_joint = -1) {
+/// `coulomb_levels` non-empty: per joint the Coulomb level while it moves positive and negative
+/// (f+ max(tanh, 0) + f- min(tanh, 0)) instead of the symmetric one; truth.yaml then states no
+/// Coulomb friction (the sidecar has one level).
+ArmData write_arm_data(const std::string& name, bool noisy, bool mujoco = false, int negative_viscous_joint = -1,
+                       const std::vector<std::pair<double, double>>& coulomb_levels = {}) {
   namespace fs = std::filesystem;
   ArmData out;
   const std::string root = test::fresh_dir("joint_friction", name);
@@ -98,7 +102,7 @@ ArmData write_arm_data(const std::string& name, bool noisy, bool mujoco = false,
     for (int j = 0; j < 4; ++j) {
       y << "  - joint: " << joints[j] << "\n    damping: " << kFriction[j].viscous
         << "\n    armature: " << kFriction[j].armature << "\n";
-      if (!mujoco) y << "    coulomb_friction: " << kFriction[j].coulomb << "\n";
+      if (!mujoco && coulomb_levels.empty()) y << "    coulomb_friction: " << kFriction[j].coulomb << "\n";
     }
   }
   test::MjModelPtr mj_model;
@@ -145,9 +149,17 @@ ArmData write_arm_data(const std::string& name, bool noisy, bool mujoco = false,
       }
     }
     VectorX tau_motor = rnea(truth, data, q, v, a);
-    for (int j = 0; j < 4; ++j)
-      tau_motor[j] += (j == negative_viscous_joint ? -1.0 : 1.0) * kFriction[j].viscous * v[j] +
-                      (mujoco ? 0.0 : kFriction[j].coulomb * std::tanh(v[j] / vs)) + kFriction[j].armature * a[j];
+    for (int j = 0; j < 4; ++j) {
+      const double sign = std::tanh(v[j] / vs);
+      const double coulomb = mujoco ? 0.0
+                             : coulomb_levels.empty()
+                                 ? kFriction[j].coulomb * sign
+                                 : (sign > 0.0 ? coulomb_levels[static_cast<std::size_t>(j)].first
+                                               : coulomb_levels[static_cast<std::size_t>(j)].second) *
+                                       sign;
+      tau_motor[j] += (j == negative_viscous_joint ? -1.0 : 1.0) * kFriction[j].viscous * v[j] + coulomb +
+                      kFriction[j].armature * a[j];
+    }
     if (mujoco) {  // the same torques through MuJoCo's dynamics: its acceleration is the data's
       for (std::size_t b = 1; b < truth.bodies.size(); ++b) {
         const int id = mj_name2id(mj_model.get(), mjOBJ_JOINT, truth.bodies[b].joint_name.c_str());
@@ -274,6 +286,23 @@ TEST(JointFriction, ConsistentFitHoldsATermTheDataWantNegativeAtZero) {
   EXPECT_EQ(flagged, 1);
   const nlohmann::json summary = nlohmann::json::parse(held.summary_json);
   EXPECT_EQ(summary["friction"][joint]["at_bound"], nlohmann::json::array({"viscous"}));
+  // The inertias are refitted with the term held: the same as the consistent fit of a model
+  // without that term at all (--friction-joint drops it; a second formulation of "held at zero").
+  InertialIdentificationOptions dropped = o;
+  dropped.friction_joints = {{joint, "coulomb,armature"}};
+  const InertialIdentificationResult d = run_inertial_identification(dropped);
+  ASSERT_EQ(d.base_values.size(), held.base_values.size());
+  const double gap = (held.base_values - d.base_values).norm() / d.base_values.norm();
+  const double moved = (held.base_values - free_fit.base_values).norm() / d.base_values.norm();
+  std::printf("held term: base parameters %.3g from the fit without it (%.3g from the free fit)\n", gap, moved);
+  EXPECT_LT(gap, 1e-6);
+  EXPECT_GT(moved, 1e3 * gap);  // the held term moved the inertias: the refit is not a no-op
+  for (const JointFrictionTerm& f : held.friction)
+    for (const JointFrictionTerm& g : d.friction) {
+      if (f.joint == g.joint && f.term == g.term && f.grouped_with.empty()) {
+        EXPECT_NEAR(f.value, g.value, 1e-6 * (1.0 + std::abs(g.value))) << f.joint << " " << f.term;
+      }
+    }
 }
 
 TEST(JointFriction, LoggedVelocitiesReplaceTheEncodersDerivatives) {
@@ -428,6 +457,106 @@ TEST(JointFriction, FixedBaseFlagNeedsNoSidecar) {
   EXPECT_LT(*r.friction_max_rel_error, 1e-6);
 }
 
+TEST(JointFriction, AsymmetricCoulombRegressorAndRefusals) {
+  // The two levels' columns: each the symmetric one on its side of zero velocity, zero on the other;
+  // together the symmetric column.
+  EXPECT_DOUBLE_EQ(joint_friction_regressor("coulomb_positive", 0.02, 2.0, 0.02), std::tanh(1.0));
+  EXPECT_DOUBLE_EQ(joint_friction_regressor("coulomb_positive", -0.02, 2.0, 0.02), 0.0);
+  EXPECT_DOUBLE_EQ(joint_friction_regressor("coulomb_negative", -0.02, 2.0, 0.02), -std::tanh(1.0));
+  EXPECT_DOUBLE_EQ(joint_friction_regressor("coulomb_negative", 0.02, 2.0, 0.02), 0.0);
+  EXPECT_DOUBLE_EQ(joint_friction_regressor("coulomb_negative", -1e-9, 2.0, 0.0), -1.0);
+  const JointFrictionTerms t = parse_joint_friction_terms("coulomb-asymmetric,viscous", true);
+  EXPECT_EQ(t.names(), (std::vector<std::string>{"viscous", "coulomb_positive", "coulomb_negative", "armature"}));
+  // With the sign function f+ and f- span exactly what Coulomb plus an offset span (and with tanh
+  // up to the smoothing band); with symmetric Coulomb the pair already holds it: refused.
+  for (const char* list : {"coulomb-asymmetric,offset", "coulomb,coulomb-asymmetric"})
+    EXPECT_THROW(parse_joint_friction_terms(list, false), std::invalid_argument) << list;
+  try {
+    parse_joint_friction_terms("offset,coulomb-asymmetric", false, 0.02, "--friction-joint elbow");
+    ADD_FAILURE() << "coulomb-asymmetric with offset accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("--friction-joint elbow: coulomb-asymmetric and offset are the same unknowns"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(JointFriction, AsymmetricCoulombLevelsRecovered) {
+  // Each joint's Coulomb level differs by direction (a gear's preload, a cable's drag): f+ / f-.
+  const std::vector<std::pair<double, double>> levels = {{1.2, 0.7}, {1.5, 2.1}, {0.9, 0.5}, {0.25, 0.4}};
+  const ArmData arm = write_arm_data("asymmetric", false, false, -1, levels);
+  InertialIdentificationOptions o = arm_options(arm, "truth", true);
+  o.friction = "viscous,coulomb-asymmetric";
+  const InertialIdentificationResult r = run_inertial_identification(o);
+  ASSERT_TRUE(r.base_param_max_rel_error && r.friction_max_rel_error);
+  EXPECT_LT(*r.base_param_max_rel_error, 1e-6);
+  EXPECT_LT(*r.friction_max_rel_error, 1e-6);  // viscous and armature: truth.yaml
+  int pairs = 0;
+  for (const JointFrictionTerm& f : r.friction) {
+    if (f.term != "coulomb_positive" && f.term != "coulomb_negative") continue;
+    const int j = r.identified_model.bodies[static_cast<std::size_t>(r.identified_model.joint_index(f.joint))].idx_v;
+    const double level = f.term == "coulomb_positive" ? levels[static_cast<std::size_t>(j)].first
+                                                      : levels[static_cast<std::size_t>(j)].second;
+    EXPECT_NEAR(f.value, level, 1e-6 * level) << f.joint << " " << f.term;
+    EXPECT_FALSE(f.truth) << f.joint;  // the sidecar has no asymmetric key
+    ++pairs;
+  }
+  EXPECT_EQ(pairs, 8);
+  // The symmetric model cannot follow them: its fit leaves a torque error the pair removes.
+  InertialIdentificationOptions symmetric = o;
+  symmetric.friction = "viscous,coulomb";
+  const InertialIdentificationResult s = run_inertial_identification(symmetric);
+  ASSERT_TRUE(r.identified_rms.torque && s.identified_rms.torque);
+  std::printf("held-out torque RMS: asymmetric Coulomb %.3g N m, symmetric %.3g N m\n", *r.identified_rms.torque,
+              *s.identified_rms.torque);
+  EXPECT_GT(*s.identified_rms.torque, 1e3 * *r.identified_rms.torque);
+
+  // The same levels with realistic torque noise through the sensor path: within 3 std.
+  const ArmData noisy = write_arm_data("asymmetric_noisy", true, false, -1, levels);
+  InertialIdentificationOptions n = arm_options(noisy, "sensors", true);
+  n.friction = "viscous,coulomb-asymmetric";
+  n.parallel_filter.cutoff_hz = 2.0;
+  const InertialIdentificationResult rn = run_inertial_identification(n);
+  for (const JointFrictionTerm& f : rn.friction) {
+    if (f.term != "coulomb_positive" && f.term != "coulomb_negative") continue;
+    const int j = rn.identified_model.bodies[static_cast<std::size_t>(rn.identified_model.joint_index(f.joint))].idx_v;
+    const double level = f.term == "coulomb_positive" ? levels[static_cast<std::size_t>(j)].first
+                                                      : levels[static_cast<std::size_t>(j)].second;
+    EXPECT_LT(std::abs(f.value - level), 3.0 * f.std) << f.joint << " " << f.term;
+    std::printf("%s %s: %.4f (true %.2f, std %.4f)\n", f.joint.c_str(), f.term.c_str(), f.value, level, f.std);
+  }
+
+  // actuators.yaml: the sidecar has one Coulomb level; an asymmetric pair goes there as its mean.
+  const std::string out = std::filesystem::path(arm.dir).parent_path().string() + "/out";
+  std::filesystem::create_directories(out);
+  write_inertial_identification(prepare_inertial_identification(o), r, out);
+  const std::vector<ActuatorInfo> actuators = read_actuators_file(out + "/actuators.yaml");
+  ASSERT_EQ(actuators.size(), 4u);
+  for (const ActuatorInfo& a : actuators) {
+    const int j = r.identified_model.bodies[static_cast<std::size_t>(r.identified_model.joint_index(a.joint))].idx_v;
+    ASSERT_TRUE(a.coulomb_friction) << a.joint;
+    const auto& [fp, fn] = levels[static_cast<std::size_t>(j)];
+    EXPECT_NEAR(*a.coulomb_friction, 0.5 * (fp + fn), 1e-6) << a.joint;
+  }
+  EXPECT_NE(test::read_file(out + "/actuators.yaml").find("# asymmetric Coulomb: coulomb_positive"), std::string::npos);
+  const nlohmann::json summary = nlohmann::json::parse(r.summary_json);
+  EXPECT_NEAR(summary["friction"]["elbow"]["coulomb_positive"].get<double>(), 0.9, 1e-6);
+  EXPECT_NEAR(summary["friction"]["elbow"]["coulomb_negative"].get<double>(), 0.5, 1e-6);
+  EXPECT_DOUBLE_EQ(summary["coulomb_smoothing_velocity"].get<double>(), 0.02);
+
+  // On symmetric friction the pair comes out as the one level (truth.yaml's coulomb_friction is
+  // the truth of both).
+  const ArmData sym = write_arm_data("asymmetric_on_symmetric", false);
+  InertialIdentificationOptions so = arm_options(sym, "truth", true);
+  so.friction = "viscous,coulomb-asymmetric";
+  const InertialIdentificationResult rs = run_inertial_identification(so);
+  ASSERT_TRUE(rs.friction_max_rel_error);
+  EXPECT_LT(*rs.friction_max_rel_error, 1e-6);
+  int with_truth = 0;
+  for (const JointFrictionTerm& f : rs.friction) with_truth += f.term.rfind("coulomb_", 0) == 0 && f.truth;
+  EXPECT_EQ(with_truth, 8);
+}
+
 TEST(JointFriction, RefusesWhatItCannotEstimate) {
   const ArmData arm = write_arm_data("refusals", false);
   InertialIdentificationOptions o = arm_options(arm, "truth", false);
@@ -437,6 +566,15 @@ TEST(JointFriction, RefusesWhatItCannotEstimate) {
   o.torque_offsets = false;
   o.friction = "viscous,stick";
   EXPECT_THROW(prepare_inertial_identification(o), std::invalid_argument);
+  // Asymmetric Coulomb and a torque sensor offset: the same span as Coulomb plus an offset.
+  o.friction = "viscous,coulomb-asymmetric";
+  o.torque_offsets = true;
+  try {
+    prepare_inertial_identification(o);
+    ADD_FAILURE() << "coulomb-asymmetric with --torque-offsets accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("same unknown on joint 'shoulder_yaw'"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 #pragma once
 // Time alignment of a data set's streams against the robot's own log (the encoders): each stream's
-// constant clock offset, estimated from a signal the stream shares with the encoders' kinematics
-// (docs/identification.md, "Time alignment"). Drift is not estimated yet (StreamClock can carry a
-// given one).
+// clock, an offset and a drift, estimated from a signal the stream shares with the encoders'
+// kinematics (docs/identification.md, "Time alignment"). The offset is the lag over the whole
+// recording; the drift the slope of a line through the lags of windows along it.
 //
 //  - foot F/T: the total contact force (world axes) against each limb's mass-weighted COM
 //    acceleration from the leg kinematics, the limbs' weights refitted at every lag (a CAD model's
@@ -47,15 +47,38 @@ LagEstimate estimate_lag_regressed(const std::vector<Eigen::MatrixXd>& reference
 struct StreamAlignment {
   StreamClock clock;
   double correlation = 0.0;  ///< at the peak of the whole recording
-  std::string compared;      ///< what was compared, for the report ("gyro vs leg kinematics", ...)
-  std::string warning;       ///< non-empty when the estimate is not trusted (the clock then stays identity)
+  /// Windows whose lags the drift was fitted to (0: the recording is too short for a drift, which
+  /// then stays 0), and the drift's standard deviation from the line's residuals [ppm].
+  int drift_windows = 0;
+  double drift_std_ppm = 0.0;
+  std::string compared;  ///< what was compared, for the report ("gyro vs leg kinematics", ...)
+  std::string warning;   ///< non-empty when the estimate is not trusted (the clock then stays identity)
 };
 
 struct TimeAlignmentOptions {
   double max_offset_s = 0.2;     ///< searched offsets: +- this [s]
   double cutoff_hz = 10.0;       ///< low-pass of both signals before they are compared
   double min_correlation = 0.5;  ///< below it the stream is left unaligned, with a warning
+  /// Also estimate the drift (off: the clock's drift stays 0).
+  bool estimate_drift = false;
+  /// Drift: the recording cut into windows of at least this length [s] (at most `max_drift_windows`),
+  /// each window's lag searched within +- `drift_search_s` of the whole recording's, a line fitted
+  /// to them; fewer than 3 windows: no drift.
+  double drift_window_s = 2.0;
+  int max_drift_windows = 12;
+  double drift_search_s = 0.01;
 };
+
+/// The clock of `signal` against `reference` (channels x samples, both at robot times `times` on a
+/// uniform grid), or against a least-squares combination of `references` when given
+/// (estimate_lag_regressed): the offset is the lag over the whole recording, at the recording's
+/// middle (`clock.reference_time_s`); with `estimate_drift` the drift [ppm] the slope of the lags
+/// of windows along it against their middle times. `compared` names the signals for the report. A peak at the search
+/// limit or a correlation below `min_correlation` leaves the clock at identity, with a warning.
+StreamAlignment estimate_stream_clock(const Eigen::MatrixXd& reference, const Eigen::MatrixXd& signal,
+                                      const Eigen::VectorXd& times, const TimeAlignmentOptions& options,
+                                      const std::string& compared,
+                                      const std::vector<Eigen::MatrixXd>* references = nullptr);
 
 /// Clocks of the `imu` and `ft` streams of a floating-base data set against its encoders (streams
 /// the sensor path would read; others are not listed). `sensor_options` are the sensor path's (its

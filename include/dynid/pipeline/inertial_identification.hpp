@@ -80,10 +80,14 @@ struct InertialIdentificationOptions {
   /// inertial parameters (docs/identification.md, "Joint torque sensor gains").
   bool torque_gains = false;
   /// Joint friction and drive unknowns per joint with a torque sensor in the set
-  /// (ident/joint_friction.hpp): `friction` "viscous,coulomb,offset" (any subset; empty: none),
-  /// `armature` the reflected rotor inertia, `coulomb_smoothing_velocity` v_s of tanh(qd / v_s) [rad/s].
+  /// (ident/joint_friction.hpp): `friction` "viscous,coulomb,offset" (any subset of viscous,
+  /// coulomb, coulomb-asymmetric, offset, armature; empty: none), `armature` the reflected rotor
+  /// inertia, `coulomb_smoothing_velocity` v_s of tanh(qd / v_s) [rad/s].
   std::string friction;
   bool armature = false;
+  /// Per joint (`--friction-joint JOINT=TERMS`, repeatable): that joint's terms, the same list as
+  /// `friction` ("none": no term), replacing `friction` and `armature` for it.
+  std::map<std::string, std::string> friction_joints;
   double coulomb_smoothing_velocity = 0.02;
   std::string fix_mass_com;            ///< URDF whose masses and first moments are kept (two-phase mode)
   SensorSourceOptions sensor_options;  ///< of "sensors"
@@ -92,6 +96,11 @@ struct InertialIdentificationOptions {
   /// every stream as stamped; the estimate's own bias (0.1-1.7 ms on the bundled robots,
   /// docs/identification.md) is larger than a shared clock's error.
   bool align_time = false;
+  /// With `align_time`: also estimate each stream's clock drift (`--align-drift`; the lags of
+  /// windows along the recording, a line through them) and read the stream on that clock. Off by
+  /// default: on the bundled walks the windows' lags scatter by about a millisecond with the
+  /// motion, tens of ppm over a 30 s recording (docs/identification.md, "Time alignment").
+  bool align_drift = false;
   /// Sensor path: given clock offsets per stream [s] (`--time-offset STREAM=S`), used instead of
   /// the estimate for that stream (stream stamp minus robot time).
   std::map<std::string, double> time_offsets;
