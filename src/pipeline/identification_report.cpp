@@ -55,6 +55,21 @@ void write_identification_report(const InertialIdentificationResult& r, const st
                      std::to_string(r.parallel_filter->samples_in) +
                      "); the held-out residual RMS below are taken in the same band. The plots show the samples "
                      "as the sensor path gives them.");
+  if (r.acceleration_noise) {
+    const auto& a = *r.acceleration_noise;
+    report.paragraph(
+        "IMU noise in the derived base accelerations, as it reaches the training equations: " +
+        number(a.base_angular, "%.3g") + " rad/s^2 angular, " + number(a.base_linear, "%.3g") +
+        " m/s^2 linear (from the IMU's noise densities, --gyro-noise, --accelerometer-noise). It weights the "
+        "equations" +
+        (a.bias_removed ? std::string(", and the bias it puts on the fit (it shrinks the inertias the base's "
+                                      "acceleration multiplies) is taken off") +
+                              (a.capped_directions > 0 ? " (in " + std::to_string(a.capped_directions) +
+                                                             " direction(s) only up to 90 % of the data's information)"
+                                                       : std::string())
+                        : std::string()) +
+        ".");
+  }
 
   if (!r.time_alignment.empty()) {
     // Each stream's clock against the encoders (--align-time, --time-offset), applied or not and why.
