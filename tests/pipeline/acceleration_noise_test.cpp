@@ -43,11 +43,11 @@ std::string noisy_gyro_recording(double density) {
   std::mt19937 rng(11);
   std::normal_distribution<double> gauss;
   const double sigma = density * std::sqrt(rate);
-  const std::string out = test::with_stream_readings(s.out_dir, "imu.csv", "acceleration_noise", "noisy_gyro",
-                                                     [&](int k, double value) {
-                                                       const double noise = sigma * gauss(rng);
-                                                       return k < 3 ? value + noise : value;  // gyro x, y, z
-                                                     });
+  const std::string out =
+      test::with_stream_readings(s.out_dir, "imu.csv", "acceleration_noise", "noisy_gyro", [&](int k, double value) {
+        const double noise = sigma * gauss(rng);
+        return k < 3 ? value + noise : value;  // gyro x, y, z
+      });
   info["streams"]["imu"]["noise_free"] = false;
   std::ofstream(out + "/dataset.json") << info.dump(2);
   return out;
@@ -90,8 +90,7 @@ TEST(AccelerationNoise, ModelledGyroNoiseKeepsTheWholeBodyInertiaUnshrunk) {
   EXPECT_TRUE(modelled.acceleration_noise->bias_removed);
   EXPECT_FALSE(ignored.acceleration_noise);
   const double e_modelled = whole_body_inertia_error(modelled), e_ignored = whole_body_inertia_error(ignored);
-  std::printf("whole-body inertia, largest relative error: noise modelled %.3f, ignored %.3f\n", e_modelled,
-              e_ignored);
+  std::printf("whole-body inertia, largest relative error: noise modelled %.3f, ignored %.3f\n", e_modelled, e_ignored);
   EXPECT_LT(e_modelled, 0.1);
   EXPECT_GT(e_ignored, 2.0 * e_modelled);
 }
