@@ -68,10 +68,10 @@ std::unique_ptr<MotionSource> make_source(const InertialIdentificationOptions& o
     return std::make_unique<TruthSource>(model, sidecar, dataset, window, o.locks);
   }
   if (o.source == "sensors") {
-    SensorSourceOptions sensor_options = o.sensor_options;
-    sensor_options.row_filter_cutoff_hz = o.parallel_filter.cutoff_hz;
-    sensor_options.row_filter_order = o.parallel_filter.order;
-    return std::make_unique<SensorSource>(model, sidecar, dataset, sensor_options, window, o.locks);
+    // The rows' filter is not passed on: on data with measured contact wrenches the weights change
+    // at every sample and ParallelRowFilter passes such rows unfiltered (docs/identification.md,
+    // "Parallel filtering"), so the noise reaches the rows as the source's own filter leaves it.
+    return std::make_unique<SensorSource>(model, sidecar, dataset, o.sensor_options, window, o.locks);
   }
   if (o.source == "mocap")
     return std::make_unique<MocapSource>(model, sidecar, dataset, o.mocap_options, window, o.locks);
