@@ -127,6 +127,10 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
                   "sensor and truth paths; pair with a higher --cutoff, e.g. --cutoff 15 --parallel-filter 3; "
                   "docs/identification.md)")
       ->check(positive_hz);
+  cmd->add_flag("--parallel-filter-all-rows", o.parallel_filter_all_rows,
+                "With --parallel-filter: filter the rows whose weights change from sample to sample too "
+                "(measured contact wrenches, IMU noise), each whitened by its weights first; without it they "
+                "are decimated, not filtered (docs/identification.md, \"Parallel filtering\")");
   cmd->add_flag("--no-lowpass", args->no_lowpass,
                 "Sensor path: no low-pass of the streams (noise-free data; derivatives at the full rate)");
   cmd->add_option("--time-offset", args->time_offsets,

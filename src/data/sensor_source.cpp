@@ -213,20 +213,23 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
       if (!dataset.stream("imu").noise_free &&
           (options.gyro_noise_density > 0.0 || options.accelerometer_noise_density > 0.0)) {
         const double imu_rate = dataset.stream("imu").rate_hz;
-        const IirFilter rows =
-            options.row_filter_cutoff_hz > 0.0
-                ? butterworth_lowpass(options.row_filter_order, options.row_filter_cutoff_hz, imu_rate)
-                : IirFilter{};
-        const FilteredNoiseGain gain = filtered_white_noise_gain(f, imu_rate, rows);
         const double gyro_sigma = options.gyro_noise_density * std::sqrt(imu_rate);
         const double accel_sigma = options.accelerometer_noise_density * std::sqrt(imu_rate);
-        const double alpha_sigma = gyro_sigma * gain.rate;
-        noise_.measured_gain = gain.value;
-        noise_.acceleration = VectorX::Zero(model.nv);
-        noise_.acceleration.segment<3>(3).setConstant(alpha_sigma);
-        if (accel.size() > 0)
-          noise_.acceleration.head<3>().setConstant(
-              std::hypot(accel_sigma * gain.value, alpha_sigma * fr.placement.translation.norm()));
+        const auto declare = [&](const FilteredNoiseGain& gain, VectorX& acceleration, double& measured_gain) {
+          const double alpha_sigma = gyro_sigma * gain.rate;
+          measured_gain = gain.value;
+          acceleration = VectorX::Zero(model.nv);
+          acceleration.segment<3>(3).setConstant(alpha_sigma);
+          if (accel.size() > 0)
+            acceleration.head<3>().setConstant(
+                std::hypot(accel_sigma * gain.value, alpha_sigma * fr.placement.translation.norm()));
+        };
+        declare(filtered_white_noise_gain(f, imu_rate), noise_.acceleration, noise_.measured_gain);
+        if (options.row_filter_cutoff_hz > 0.0)
+          declare(
+              filtered_white_noise_gain(
+                  f, imu_rate, butterworth_lowpass(options.row_filter_order, options.row_filter_cutoff_hz, imu_rate)),
+              noise_.row_filtered_acceleration, noise_.row_filtered_measured_gain);
       }
     }
   }

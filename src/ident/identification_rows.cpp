@@ -31,7 +31,7 @@ const std::vector<MatrixX>& IdentificationRows::acceleration_noise_rows() {
     e.setZero();
     e[j] = 1.0;
     noise_rows_[i].noalias() =
-        noise_.acceleration[j] * projector_ * (joint_torque_regressor(model_, data_, q_, zero, e) - Y0);
+        acceleration_sigma()[j] * projector_ * (joint_torque_regressor(model_, data_, q_, zero, e) - Y0);
   }
   return noise_rows_;
 }
@@ -132,12 +132,15 @@ void IdentificationRows::build(const MotionSample& s) {
   // Noise in the accelerations the data path derived (a gyro differentiated, an accelerometer
   // filtered) is an error in the regressor's inputs: Y(q, v, a + da) pi = Y(q, v, a) pi + M(q) da,
   // so each row P Y pi carries P M da more, with M the model's (here: the nominal) mass matrix.
-  if (noise_.acceleration.size() == model_.nv && noise_.acceleration.any()) {
+  // Rows the parallel filter will low-pass carry the noise its filter leaves.
+  row_filtered_ = fixed_projection_ && noise_.row_filtered_acceleration.size() == model_.nv;
+  const double measured_gain = row_filtered_ ? noise_.row_filtered_measured_gain : noise_.measured_gain;
+  if (acceleration_sigma().size() == model_.nv && acceleration_sigma().any()) {
     const MatrixX& M = crba(model_, data_, s.q);
     PM_.noalias() = p.projector * M;
     // In the measured channels' per-sample units: both noises as the rows carry them.
     row_variance_.noalias() +=
-        PM_.array().square().matrix() * (noise_.acceleration / noise_.measured_gain).array().square().matrix();
+        PM_.array().square().matrix() * (acceleration_sigma() / measured_gain).array().square().matrix();
   }
   w_ = (row_variance_.array() + 1e-300).inverse().matrix();
 }

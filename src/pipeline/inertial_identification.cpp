@@ -68,10 +68,13 @@ std::unique_ptr<MotionSource> make_source(const InertialIdentificationOptions& o
     return std::make_unique<TruthSource>(model, sidecar, dataset, window, o.locks);
   }
   if (o.source == "sensors") {
-    // The rows' filter is not passed on: on data with measured contact wrenches the weights change
-    // at every sample and ParallelRowFilter passes such rows unfiltered (docs/identification.md,
-    // "Parallel filtering"), so the noise reaches the rows as the source's own filter leaves it.
-    return std::make_unique<SensorSource>(model, sidecar, dataset, o.sensor_options, window, o.locks);
+    // The source says how much of its sensors' noise the rows' own filter lets through.
+    SensorSourceOptions sensor_options = o.sensor_options;
+    if (o.parallel_filter_all_rows) {
+      sensor_options.row_filter_cutoff_hz = o.parallel_filter.cutoff_hz;
+      sensor_options.row_filter_order = o.parallel_filter.order;
+    }
+    return std::make_unique<SensorSource>(model, sidecar, dataset, sensor_options, window, o.locks);
   }
   if (o.source == "mocap")
     return std::make_unique<MocapSource>(model, sidecar, dataset, o.mocap_options, window, o.locks);
@@ -501,6 +504,8 @@ InertialProblem prepare_inertial_identification(const InertialIdentificationOpti
     throw std::invalid_argument("the CAD prior needs a positive fraction and block length");
   if (o.parallel_filter.cutoff_hz < 0.0 || !std::isfinite(o.parallel_filter.cutoff_hz))
     throw std::invalid_argument("--parallel-filter must be a cut-off in Hz (0: off)");
+  if (o.parallel_filter_all_rows && !(o.parallel_filter.cutoff_hz > 0.0))
+    throw std::invalid_argument("--parallel-filter-all-rows needs --parallel-filter HZ");
   if (o.parallel_filter.cutoff_hz > 0.0)  // early: a bad source or cut-off fails before any work
     ParallelRowFilter(source_sample_rate(o, p.train_set), o.parallel_filter, [](auto&&...) {});
   p.set = o.sensors == "minimal" ? minimal_sensor_set(model, sidecar, p.train_set)
@@ -681,13 +686,17 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
         errors_in_variables, 0};
   MotionSample s;
   MatrixX A_all;
-  VectorX b_free;
+  VectorX b_free, unit_weights;
   while (train->next(s)) {
     rows.build(s);
     if (errors_in_variables && e.samples % eiv_stride == 0) {
-      // A filtered sample's rows stand for `decimation` raw samples; each raw sample enters once.
-      const double share = static_cast<double>(eiv_stride) /
-                           (parallel && rows.fixed_projection() ? static_cast<double>(parallel->decimation()) : 1.0);
+      // A kept row stands for `decimation` samples: filtered, it weighs information_weight() of them;
+      // passed unfiltered (its weights change at every sample), one.
+      const double share =
+          static_cast<double>(eiv_stride) *
+          (parallel && rows.fixed_projection()
+               ? (o.parallel_filter_all_rows ? parallel->information_weight() : 1.0) / parallel->decimation()
+               : 1.0);
       for (const MatrixX& B : rows.acceleration_noise_rows()) {
         B_unknowns.setZero(B.rows(), np);
         if (p.fixed_part) {
@@ -728,7 +737,11 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
       A = &A_all;
     }
     if (parallel && rows.fixed_projection()) {
-      parallel->add(s.time, *A, *b, rows.weights(), rows.structure_weights());
+      // Whitened by their own weights, rows make runs while the weights follow the posture;
+      // otherwise a run ends where the measured channels' noise map changes.
+      if (o.parallel_filter_all_rows) unit_weights.setOnes(A->rows());
+      parallel->add(s.time, *A, *b, rows.weights(),
+                    o.parallel_filter_all_rows ? unit_weights : rows.structure_weights());
     } else {
       if (parallel) parallel->flush();
       fold(*A, *b, rows.weights(), s.time);
@@ -739,8 +752,9 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
   }
   if (parallel) {
     parallel->flush();
-    e.parallel_filter = ParallelFilterUse{parallel->cutoff_hz(), parallel->decimation(), parallel->samples_in(),
-                                          parallel->samples_out(), parallel->standard_deviation_factor()};
+    e.parallel_filter =
+        ParallelFilterUse{parallel->cutoff_hz(),   parallel->decimation(), parallel->samples_in(),
+                          parallel->samples_out(), parallel->runs(),       parallel->standard_deviation_factor()};
   }
   if (e.samples == 0) throw std::runtime_error(o.data + ": no training samples");
   const double prior = p.fixed_part ? std::max(p.prior, 1e-6) : p.prior;
@@ -1319,6 +1333,8 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
                                     {"decimation", r.parallel_filter->decimation},
                                     {"samples_in", r.parallel_filter->samples_in},
                                     {"samples_out", r.parallel_filter->samples_out},
+                                    {"runs", r.parallel_filter->runs},
+                                    {"all_rows", o.parallel_filter_all_rows},
                                     {"standard_deviation_factor", r.parallel_filter->standard_deviation_factor}}
                              : json(nullptr);
   j["acceleration_noise"] = r.acceleration_noise ? json{{"base_linear_m_s2", r.acceleration_noise->base_linear},

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/QR>
+#include <array>
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <vector>
 
@@ -108,8 +110,48 @@ TEST(ParallelRowFilter, RunsEndAtAChangeOfRowsOrWeightsAndAtTimeGaps) {
   EXPECT_EQ(filter.samples_out(), 200);  // every 7th of 1400 on one global grid
   for (std::size_t k = 1; k < out.time.size(); ++k) EXPECT_GT(out.time[k], out.time[k - 1]);
   EXPECT_EQ(weights_seen.front().size(), 3);
-  EXPECT_EQ(weights_seen.back(), VectorX::Constant(2, 4.0));
+  // The kept rows weigh the 7 samples each stands for (rows kept at 143 Hz, faster than twice the
+  // 8.3 Hz noise bandwidth: the decimation, not rate / 2B = 60).
+  EXPECT_EQ(weights_seen.back(), VectorX::Constant(2, 4.0 * 7));
   EXPECT_LT((out.solve() - x).norm(), 1e-9 * x.norm());
+}
+
+TEST(ParallelRowFilter, ChunksOfALongRunComeOutAsTheWholeRunFiltered) {
+  // A 6 s run filtered in chunks of about 0.5 s (overlapping by twice the settling length) against
+  // the same run filtered at once: every kept row equal to the filter's 1e-4 settling tolerance.
+  const VectorX x = (VectorX(2) << 1.0, -0.5).finished();
+  const Equations e = equations(x, 6001, 2);  // the last sample on the decimation grid
+  const auto run = [&](double chunk_s, std::vector<MatrixX>& rows, std::vector<double>& weights) {
+    ParallelFilterOptions o;
+    o.cutoff_hz = 10.0;
+    o.chunk_s = chunk_s;
+    ParallelRowFilter filter(kRate, o, [&](const MatrixX& A, const VectorX&, const VectorX& w, double) {
+      rows.push_back(A);
+      weights.push_back(w[0]);
+    });
+    for (std::size_t k = 0; k < e.time.size(); ++k) filter.add(e.time[k], e.A[k], e.b[k], VectorX::Ones(2));
+    filter.flush();
+    return filter.settling_samples();
+  };
+  std::vector<MatrixX> chunked, whole;
+  std::vector<double> chunked_w, whole_w;
+  const Eigen::Index settling = run(0.5, chunked, chunked_w);
+  run(100.0, whole, whole_w);
+  ASSERT_LT(4 * settling, 3000);  // at least two chunk boundaries inside the run
+  ASSERT_EQ(chunked.size(), whole.size());
+  double worst = 0.0, scale = 0.0;
+  for (std::size_t k = 0; k < whole.size(); ++k) {
+    worst = std::max(worst, (chunked[k] - whole[k]).cwiseAbs().maxCoeff());
+    scale = std::max(scale, whole[k].cwiseAbs().maxCoeff());
+    EXPECT_DOUBLE_EQ(chunked_w[k], whole_w[k]) << k;
+  }
+  std::printf("chunked against whole: largest difference %.2g of the rows' %.2g (settling %ld samples)\n", worst, scale,
+              static_cast<long>(settling));
+  EXPECT_LT(worst, 1e-3 * scale);
+  // The run's own ends weigh less than its middle (the filter leaves more noise there; at the
+  // start, where both passes' initial states lean on the first sample, nearly all of it).
+  EXPECT_LT(whole_w.front(), 0.1 * whole_w[whole_w.size() / 2]);
+  EXPECT_LT(whole_w.back(), 0.75 * whole_w[whole_w.size() / 2]);
 }
 
 TEST(ParallelRowFilter, RefusesACutOffAboveNyquist) {
@@ -133,6 +175,63 @@ TEST(ParallelRowFilter, NoiseBandwidthAndStandardDeviationFactor) {
   // Decimated below twice the bandwidth: the rows are (nearly) independent, no correction.
   const ParallelRowFilter sparse(1000.0, {.cutoff_hz = 2.0, .decimation = 400}, [](auto&&...) {});
   EXPECT_DOUBLE_EQ(sparse.standard_deviation_factor(), 1.0);
+}
+
+TEST(ParallelRowFilter, KeptRowsCarryTheInformationOfTheSamplesTheyStandFor) {
+  // y_k = a_k x + e_k, a a slow regressor (inside the pass band), e white of unit variance, with
+  // per-sample weights that vary (whitened before the filter, unit structure). Ordinary weighted
+  // least squares on every raw sample gives var(x_hat) = 1 / sum w a^2. The filtered, decimated rows
+  // with the filter's weights must carry the same information (sum W a~^2), and the residuals of
+  // the kept rows, weighted, must have the scale the standard deviation factor expects: the spread
+  // of x_hat over noise draws is what the information says once the factor corrects the
+  // correlation of rows kept faster than twice the noise bandwidth.
+  const int n = 20000;
+  const double x = 1.5;
+  std::vector<double> a(n), w(n);
+  for (int k = 0; k < n; ++k) {
+    const double t = k / kRate;
+    a[k] = std::sin(2.0 * M_PI * 0.3 * t) + 0.5 * std::cos(2.0 * M_PI * 0.7 * t + 1.0);
+    w[k] = 1.0 + 0.5 * std::sin(2.0 * M_PI * 0.11 * t);  // weights that follow a "posture"
+  }
+  double raw_information = 0.0;
+  for (int k = 0; k < n; ++k) raw_information += w[k] * a[k] * a[k];
+  std::mt19937 rng(7);
+  std::normal_distribution<double> gauss;
+  std::vector<double> estimates;
+  double information = 0.0, factor = 0.0, residual_scale = 0.0;
+  for (int draw = 0; draw < 200; ++draw) {
+    double H = 0.0, g = 0.0, rss = 0.0;
+    long rows = 0;
+    std::vector<std::array<double, 3>> kept;
+    ParallelRowFilter filter(kRate, {.cutoff_hz = 3.0},
+                             [&](const MatrixX& A, const VectorX& b, const VectorX& W, double) {
+                               H += W[0] * A(0, 0) * A(0, 0);
+                               g += W[0] * A(0, 0) * b[0];
+                               kept.push_back({A(0, 0), b[0], W[0]});
+                               ++rows;
+                             });
+    for (int k = 0; k < n; ++k) {
+      const double y = a[k] * x + gauss(rng) / std::sqrt(w[k]);
+      filter.add(k / kRate, MatrixX::Constant(1, 1, a[k]), VectorX::Constant(1, y), VectorX::Constant(1, w[k]),
+                 VectorX::Ones(1));
+    }
+    filter.flush();
+    const double xh = g / H;
+    for (const auto& [ak, bk, wk] : kept) rss += wk * (bk - ak * xh) * (bk - ak * xh);
+    estimates.push_back(xh);
+    information = H;
+    factor = filter.standard_deviation_factor();
+    residual_scale += rss / static_cast<double>(rows - 1) / 200.0;
+  }
+  EXPECT_NEAR(information / raw_information, 1.0, 0.02);
+  double mean = 0.0, var = 0.0;
+  for (double e : estimates) mean += e / estimates.size();
+  for (double e : estimates) var += (e - mean) * (e - mean) / (estimates.size() - 1);
+  // The spread over draws against 1 / raw information: 200 draws, the variance within ~20 %.
+  EXPECT_NEAR(var * raw_information, 1.0, 0.25);
+  // What least squares would state from the kept rows' residuals, corrected by the factor.
+  const double stated = residual_scale / information * factor * factor;
+  EXPECT_NEAR(stated * raw_information, 1.0, 0.25);
 }
 
 }  // namespace

@@ -74,10 +74,9 @@ struct SensorSourceOptions {
   /// differentiating the encoders (coarse encoder steps, e.g. a log that keeps four decimals).
   /// Fixed-base robots only, for now.
   bool logged_velocities = false;
-  /// A low-pass the identification applies to its rows afterwards, 0: none. The source does not
-  /// apply it; it only says how much of its sensors' noise reaches the rows through it
-  /// (ForceNoise::acceleration). The pipeline leaves it 0: the parallel filter passes rows with
-  /// measured contact wrenches unfiltered (docs/identification.md, "Parallel filtering").
+  /// A low-pass the identification applies to its rows afterwards (the parallel filter), 0: none.
+  /// The source does not apply it; it only says how much of its sensors' noise reaches the rows
+  /// that filter passes (ForceNoise::row_filtered_acceleration).
   double row_filter_cutoff_hz = 0.0;
   /// The base IMU's white noise densities (Bosch BMI088 datasheet, the simulated IMU's: 0.014
   /// deg/s/sqrt(Hz), 175 ug/sqrt(Hz)) [rad/s/sqrt(Hz), m/s^2/sqrt(Hz)]; 0: not modelled. They say how

@@ -46,12 +46,14 @@ class IdentificationRows {
   const VectorX& measured() const { return b_; }  ///< P A_m f_m (r)
   const VectorX& weights() const { return w_; }   ///< 1 / sigma^2 per row
   /// The weights from the measured channels' noise alone: the same at every sample whose rows are
-  /// the same combination of the same sensors (what ParallelRowFilter keeps a run of); weights()
-  /// adds the noise of the derived accelerations, which varies with the configuration.
+  /// the same combination of the same sensors with the same noise map (not with measured contact
+  /// wrenches, whose map follows the posture); weights() adds the noise of the derived
+  /// accelerations, which varies with the configuration.
   const VectorX& structure_weights() const { return structure_weights_; }
   /// True when the source's accelerations carry noise (ForceNoise::acceleration).
   bool has_acceleration_noise() const { return !noise_sigma_index_.empty(); }
   /// For the last sample built, one matrix per noisy acceleration coordinate j: sigma_j P dY/da_j
+  /// (sigma_j after the rows' own filter when the parallel filter takes these rows)
   /// (r x num_standard), the rows' change per unit of that acceleration's noise, so that the noise
   /// adds E[dA^T W dA] = sum_j B_j^T W B_j to the normal equations (errors in variables).
   const std::vector<MatrixX>& acceleration_noise_rows();
@@ -82,6 +84,10 @@ class IdentificationRows {
   VectorX q_;
   std::vector<int> noise_sigma_index_;  ///< coordinates with acceleration noise
   std::vector<MatrixX> noise_rows_;
+  bool row_filtered_ = false;  ///< the last sample's rows are what the parallel filter takes
+  const VectorX& acceleration_sigma() const {
+    return row_filtered_ ? noise_.row_filtered_acceleration : noise_.acceleration;
+  }
   VectorX b_, w_, f_, structure_weights_, row_variance_;
 };
 

@@ -35,7 +35,7 @@ struct ForceNoise {
   double torque = 0.05;   ///< joint torque [N m]
   /// Noise the data path leaves in each generalized acceleration (nv; empty: none), one standard
   /// deviation as it reaches the identification's rows: a sensor's white noise through the source's
-  /// low-pass, its differences and the rows' own filter, e.g. the gyro's in the base's angular
+  /// low-pass and its differences, e.g. the gyro's in the base's angular
   /// acceleration [m/s^2 for linear, rad/s^2 for angular coordinates]. It is an error in the
   /// regressor's own inputs: the rows' weights count it through the model's mass matrix, and the
   /// fit removes the bias it puts on the normal equations (docs/identification.md).
@@ -44,6 +44,10 @@ struct ForceNoise {
   /// unit of its per-sample standard deviation above: the weights compare the acceleration noise in
   /// the rows with the measured channels' noise in the rows.
   double measured_gain = 1.0;
+  /// The same two after the identification's own low-pass of its rows (the parallel filter), for the
+  /// rows it filters (IdentificationRows::fixed_projection); empty: no such filter was declared.
+  VectorX row_filtered_acceleration;
+  double row_filtered_measured_gain = 1.0;
 };
 
 /// A pass over a recording, one sample at a time. Identification makes one pass per estimate, so a

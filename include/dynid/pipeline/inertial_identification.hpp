@@ -108,6 +108,12 @@ struct InertialIdentificationOptions {
   /// low-passed at `cutoff_hz` and decimated, for the "sensors" and "truth" sources; cutoff_hz 0
   /// (the default): off, the equations of every sample as the source gives them.
   ParallelFilterOptions parallel_filter = {.cutoff_hz = 0.0};
+  /// The parallel filter also on rows whose weights change from sample to sample (measured contact
+  /// wrenches: their noise map follows the posture; IMU noise through the mass matrix), each
+  /// sample's rows whitened by their own weights first. Off (the default), such rows reach the fit
+  /// decimated but unfiltered (`--parallel-filter-all-rows`; docs/identification.md, "Parallel
+  /// filtering": it helps biped16's paper-004 set and not yet the kid walk).
+  bool parallel_filter_all_rows = false;
   MocapSourceOptions mocap_options;  ///< of "mocap"
   std::string out_dir;               ///< where to write the outputs; empty = write nothing
   /// Progress (fraction 0..1, what is being done); may be empty.
@@ -120,6 +126,7 @@ struct ParallelFilterUse {
   double cutoff_hz = 0.0;
   int decimation = 1;
   long samples_in = 0, samples_out = 0;
+  long runs = 0;  ///< runs of samples filtered together (as many as samples_in: nothing was filtered)
   /// ParallelRowFilter::standard_deviation_factor: applied to the least-squares standard
   /// deviations (not to the CAD prior's posterior, whose data weight comes from the blocks' spread).
   double standard_deviation_factor = 1.0;
