@@ -1,7 +1,8 @@
 // The commands of papers 000-002 as Python calls, with the options as keyword arguments of the same
 // names: dynid.identify_static (`dynid identify static`, pipeline/static_pipeline.hpp),
 // dynid.identify_actuator (`dynid identify actuator`, pipeline/actuator_identification.hpp) and
-// dynid.izmp (`dynid izmp`, pipeline/izmp.hpp). Each returns its result with summary.json as a dict
+// dynid.izmp (`dynid izmp`, pipeline/izmp.hpp) and dynid.izmp_study (`dynid izmp study`,
+// pipeline/izmp_study.hpp). Each returns its result with summary.json as a dict
 // and, with `out`, writes the command's files.
 
 #include <optional>
@@ -12,6 +13,7 @@
 #include "dynid/mocap/c3d_import.hpp"
 #include "dynid/pipeline/actuator_identification.hpp"
 #include "dynid/pipeline/izmp.hpp"
+#include "dynid/pipeline/izmp_study.hpp"
 #include "dynid/pipeline/static_pipeline.hpp"
 
 namespace dynid::python {
@@ -331,6 +333,69 @@ along +x) (None: the stance soles' normal); inertia_from: URDF whose inertias re
 bus_period_mean; inertial_noise: seed of the study's white noise added to noise-free inertial
 sensors. With out: writes izmp.csv, summary.json, report.html there. Returns an Izmp (summary
 dict, series, reference).)");
+}
+
+namespace {
+
+py::list study_setups(const std::vector<IzmpStudySetup>& setups) {
+  py::list out;
+  for (const IzmpStudySetup& s : setups)
+    out.append(py::dict(py::arg("name") = s.name, py::arg("method") = to_string(s.settings.method),
+                        py::arg("angular_acceleration") = to_string(s.settings.angular_acceleration),
+                        py::arg("acd_rate_hz") = s.settings.acd_rate_hz,
+                        py::arg("bus_rate_hz") = s.settings.bus_rate_hz,
+                        py::arg("differences") = to_string(s.settings.differences),
+                        py::arg("relative_error_percent") = s.relative_error_percent,
+                        py::arg("relative_error_percent_all") = s.relative_error_percent_all,
+                        py::arg("physical_zmp_rms_mm") = s.physical_zmp_rms_mm));
+  return out;
+}
+
+}  // namespace
+
+void bind_izmp_study(py::module_& m) {
+  py::class_<IzmpStudyResult, std::shared_ptr<IzmpStudyResult>>(
+      m, "IzmpStudy", "Paper 001's simulation study (setups A-E on a level and a sloped walk): izmp_study's result.")
+      .def_property_readonly(
+          "summary", [](const IzmpStudyResult& r) { return json_object(r.summary); }, "summary.json as a dict.")
+      .def_readonly("table", &IzmpStudyResult::table, "The table the command prints (paper 001 figs. 9 and 10).")
+      .def_property_readonly(
+          "level", [](const IzmpStudyResult& r) { return study_setups(r.level); },
+          R"(Setups A-E on the level walk: name, method, angular_acceleration, acd_rate_hz, bus_rate_hz,
+differences, relative_error_percent (Delta against the paper's reference, 1 cm floor on the
+reference), relative_error_percent_all (without the floor), physical_zmp_rms_mm (against the
+simulator's contact forces).)")
+      .def_property_readonly(
+          "slope", [](const IzmpStudyResult& r) { return study_setups(r.slope); }, "The same on the sloped walk.");
+
+  m.def(
+      "izmp_study",
+      [](const std::string& robot, const std::string& out, unsigned seed, int steps, const std::string& differences) {
+        if (steps < 2 || steps > 100) throw py::value_error("steps: must be in [2, 100]");
+        one_of(differences, {"backward", "central"}, "differences");
+        IzmpStudyOptions o;
+        o.robot = robot;
+        o.seed = seed;
+        o.steps = steps;
+        o.differences = parse_difference_scheme(differences);
+        py::gil_scoped_release release;
+        StagedDirectory staged(out, "izmp study");  // as the command: the previous output or none on failure
+        o.out_dir = staged.path();
+        auto r = std::make_shared<IzmpStudyResult>(run_izmp_study(o));
+        staged.commit();
+        return r;
+      },
+      py::arg("robot") = "walker", py::kw_only(), py::arg("out"), py::arg("seed") = 1, py::arg("steps") = 10,
+      py::arg("differences") = "backward",
+      R"(Paper 001's simulation study, as `dynid izmp study ROBOT --out OUT` (docs/robust-inverse-dynamics.md):
+simulates the robot's walk (noise-free sensors) on level ground and up a 10 degree slope into
+out/level_walk and out/slope_walk, evaluates setups A-E of the paper's Table 3 on both (white noise on
+the inertial sensors, seed `seed`), writes out/summary.json and out/report.html.
+
+robot: bundled robot with an IMU and accelerometers; out: the study's directory (an existing one is
+replaced only if it holds an earlier output of the command); seed: of the walks and the noise;
+steps: per walk, in [2, 100]; differences: "backward" (the paper's causal quotient) | "central".
+Returns an IzmpStudy (summary dict, table, level, slope).)");
 }
 
 }  // namespace dynid::python

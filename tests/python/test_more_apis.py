@@ -221,3 +221,31 @@ def test_izmp_gives_the_commands_output(walker_walk, tmp_path):
         dynid.izmp("walker", data, ground_normal=[0, 1])
     with pytest.raises((ValueError, RuntimeError), match="accelerometers"):
         dynid.izmp("kid_humanoid", data)
+
+
+def test_izmp_study_gives_the_commands_output(tmp_path):
+    """`dynid izmp study` from Python (2 steps per walk): the command's summary.json and report, and
+    setups A-E as the summary lists them."""
+    run_cli("izmp", "study", "walker", "--steps", "2", "--quiet", "--out", tmp_path / "cli")
+    r = dynid.izmp_study("walker", out=str(tmp_path / "py"), steps=2)
+    for name in ("summary.json", "report.html"):
+        assert (tmp_path / "py" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes(), name
+    cli = json.loads((tmp_path / "cli" / "summary.json").read_text())
+    assert r.summary == cli
+    for setups, key in ((r.level, "setups"), (r.slope, "slope_setups")):
+        assert [s["name"] for s in setups] == ["A", "B", "C", "D", "E"]
+        for s in setups:
+            entry = cli[key][s["name"]]
+            assert s["method"] == entry["method"] and s["acd_rate_hz"] == entry["acd_hz"]
+            for ours, theirs in (("relative_error_percent", "relative_error_percent"),
+                                 ("relative_error_percent_all", "relative_error_percent_all_single_support"),
+                                 ("physical_zmp_rms_mm", "physical_zmp_rms_mm")):
+                expected = np.nan if entry[theirs] is None else entry[theirs]  # JSON null: not finite
+                assert np.array_equal(s[ours], expected, equal_nan=True), (s["name"], ours)
+    assert "A" in r.table
+    with pytest.raises(ValueError, match="^steps: "):
+        dynid.izmp_study("walker", out=str(tmp_path / "bad"), steps=1)
+    with pytest.raises(ValueError, match="^differences: "):
+        dynid.izmp_study("walker", out=str(tmp_path / "bad"), differences="forward")
+    with pytest.raises(TypeError):
+        dynid.izmp_study("walker")  # out is required
