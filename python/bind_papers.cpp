@@ -1,9 +1,9 @@
 // The commands of papers 000-002 as Python calls, with the options as keyword arguments of the same
-// names: dynid.identify_static (`dynid identify static`, pipeline/static_pipeline.hpp),
-// dynid.identify_actuator (`dynid identify actuator`, pipeline/actuator_identification.hpp) and
-// dynid.izmp (`dynid izmp`, pipeline/izmp.hpp) and dynid.izmp_study (`dynid izmp study`,
-// pipeline/izmp_study.hpp). Each returns its result with summary.json as a dict
-// and, with `out`, writes the command's files.
+// names: dynid.identify_static (`dynid identify static`, pipeline/static_pipeline.hpp) and its
+// stages (prepare_static_identification, find_static_windows, ...), dynid.identify_actuator
+// (`dynid identify actuator`, pipeline/actuator_identification.hpp), dynid.izmp (`dynid izmp`,
+// pipeline/izmp.hpp) and dynid.izmp_study (`dynid izmp study`, pipeline/izmp_study.hpp). Each
+// returns its result with summary.json as a dict and, with `out`, writes the command's files.
 
 #include <optional>
 
@@ -63,6 +63,31 @@ void one_of(const std::string& value, std::initializer_list<const char*> allowed
     list += (list.empty() ? "'" : ", '") + std::string(a) + "'";
   }
   throw py::value_error(std::string(name) + ": " + list + ", not '" + value + "'");
+}
+
+/// identify_static's keyword options, checked as the command line's option parser checks them before
+/// the library sees the values.
+StaticPipelineOptions static_options(double total_mass, const std::vector<std::string>& segments, double cutoff,
+                                     const std::string& truth, double heldout_fraction, const std::string& pose_source,
+                                     const std::string& windows, const std::string& prior, bool calibrate_markers) {
+  positive(total_mass, "total_mass", " (kg)");
+  positive(cutoff, "cutoff", " (Hz)");
+  if (!(heldout_fraction >= 0.0 && heldout_fraction <= 0.95))
+    throw py::value_error("heldout_fraction: must be in [0, 0.95]");
+  one_of(pose_source, {"markers", "encoders"}, "pose_source");
+  one_of(windows, {"detect", "segments"}, "windows");
+  one_of(prior, {"scaled", "nominal"}, "prior");
+  StaticPipelineOptions o;
+  o.total_mass = total_mass;
+  o.segments = segments;
+  o.cutoff_hz = cutoff;
+  o.truth_urdf = truth;
+  o.heldout_fraction = heldout_fraction;
+  o.pose_source = pose_source == "encoders" ? PoseSource::Encoders : PoseSource::Markers;
+  o.windows = windows == "segments" ? WindowSource::Segments : WindowSource::Detect;
+  o.prior = prior == "nominal" ? StaticPrior::Nominal : StaticPrior::Scaled;
+  o.calibrate_markers = calibrate_markers;
+  return o;
 }
 
 /// [samples x k] rows of fixed-size vectors.
@@ -140,24 +165,8 @@ void bind_papers(py::module_& m) {
          const std::vector<std::string>& segments, const std::string& validate, double cutoff, const std::string& truth,
          double heldout_fraction, const std::string& pose_source, const std::string& windows, const std::string& prior,
          bool calibrate_markers) {
-        // The checks the command line's option parser makes before the library sees the values.
-        positive(total_mass, "total_mass", " (kg)");
-        positive(cutoff, "cutoff", " (Hz)");
-        if (!(heldout_fraction >= 0.0 && heldout_fraction <= 0.95))
-          throw py::value_error("heldout_fraction: must be in [0, 0.95]");
-        one_of(pose_source, {"markers", "encoders"}, "pose_source");
-        one_of(windows, {"detect", "segments"}, "windows");
-        one_of(prior, {"scaled", "nominal"}, "prior");
-        StaticPipelineOptions o;
-        o.total_mass = total_mass;
-        o.segments = segments;
-        o.cutoff_hz = cutoff;
-        o.truth_urdf = truth;
-        o.heldout_fraction = heldout_fraction;
-        o.pose_source = pose_source == "encoders" ? PoseSource::Encoders : PoseSource::Markers;
-        o.windows = windows == "segments" ? WindowSource::Segments : WindowSource::Detect;
-        o.prior = prior == "nominal" ? StaticPrior::Nominal : StaticPrior::Scaled;
-        o.calibrate_markers = calibrate_markers;
+        StaticPipelineOptions o = static_options(total_mass, segments, cutoff, truth, heldout_fraction, pose_source,
+                                                 windows, prior, calibrate_markers);
         std::optional<Robot> robot;
         return run_and_write(
             out, "identify static",
@@ -396,6 +405,181 @@ robot: bundled robot with an IMU and accelerometers; out: the study's directory 
 replaced only if it holds an earlier output of the command); seed: of the walks and the noise;
 steps: per walk, in [2, 100]; differences: "backward" (the paper's causal quotient) | "central".
 Returns an IzmpStudy (summary dict, table, level, slope).)");
+}
+
+namespace {
+
+/// The static identification stage by stage: what run_static_identification holds between its
+/// stages, kept for Python (the robot, the recording and its imported trial, the windows, the result).
+struct StaticProblem {
+  StaticProblem(const std::string& model, const std::string& data, const StaticPipelineOptions& o)
+      : robot(load_robot(model)),
+        data_file(data, &robot.model),
+        validation_file(o.validate, &robot.model),
+        options(o),
+        result(std::make_shared<StaticPipelineResult>()) {
+    options.validate = validation_file.path();
+  }
+  Robot robot;
+  DatasetOrMocapFile data_file, validation_file;
+  StaticPipelineOptions options;
+  LabRecording recording;
+  std::optional<Robot> truth;
+  std::optional<StaticWindows> windows;
+  bool measured = false, fitted = false;
+  std::shared_ptr<StaticPipelineResult> result;
+
+  /// Runs a stage with the C++ errors in the user's terms (the trial's path, not the temporary data set's).
+  template <class Stage>
+  auto run(Stage&& stage) {
+    try {
+      return stage();
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(in_user_terms(e.what()));
+    } catch (const std::exception& e) {
+      throw std::runtime_error(in_user_terms(e.what()));
+    }
+  }
+  std::string in_user_terms(const std::string& message) const {
+    return validation_file.in_user_terms(data_file.in_user_terms(message));
+  }
+};
+using StaticProblemPtr = std::shared_ptr<StaticProblem>;
+
+/// ValueError "problem: ..." unless the stage before has run.
+void require_stage(bool done, const char* before) {
+  if (!done) throw py::value_error(std::string("problem: run ") + before + " first");
+}
+
+py::list window_list(const StaticWindows& w) {
+  py::list out;
+  for (const StaticWindow& x : w.windows)
+    out.append(py::dict(py::arg("label") = x.label, py::arg("start") = x.start, py::arg("end") = x.end,
+                        py::arg("first") = x.first, py::arg("last") = x.last));
+  return out;
+}
+
+}  // namespace
+
+void bind_static_stages(py::module_& m) {
+  py::class_<StaticProblem, StaticProblemPtr>(
+      m, "StaticProblem", "The static identification between its stages (prepare_static_identification's result).")
+      .def_property_readonly(
+          "model", [](const StaticProblem& p) { return std::make_shared<Model>(p.robot.model); }, "The robot's model.")
+      .def_property_readonly(
+          "windows",
+          [](const StaticProblem& p) { return p.windows ? py::object(window_list(*p.windows)) : py::none(); },
+          "The static windows (after find_static_windows), or None.")
+      .def_readonly("result", &StaticProblem::result,
+                    "The StaticIdentification the stages fill (poses, segments, GCOM errors, summary).");
+
+  m.def(
+      "prepare_static_identification",
+      [](const std::string& model, const std::string& data, double total_mass, const std::vector<std::string>& segments,
+         const std::string& validate, double cutoff, const std::string& truth, double heldout_fraction,
+         const std::string& pose_source, const std::string& windows, const std::string& prior, bool calibrate_markers) {
+        StaticPipelineOptions o = static_options(total_mass, segments, cutoff, truth, heldout_fraction, pose_source,
+                                                 windows, prior, calibrate_markers);
+        o.validate = validate;
+        py::gil_scoped_release release;
+        auto p = std::make_shared<StaticProblem>(model, data, o);
+        p->run([&] {
+          if (!p->robot.model.floating_base)
+            throw std::runtime_error(p->robot.model.label() + ": static identification needs a floating-base robot");
+          p->recording = read_lab_recording(p->data_file.path());
+          require_markers_and_plates(p->recording, o.pose_source == PoseSource::Encoders);
+          if (!o.truth_urdf.empty()) p->truth = load_robot(o.truth_urdf);
+        });
+        return p;
+      },
+      py::arg("model"), py::arg("data"), py::kw_only(), py::arg("total_mass"),
+      py::arg("segments") = std::vector<std::string>{}, py::arg("validate") = "", py::arg("cutoff") = 4.0,
+      py::arg("truth") = "", py::arg("heldout_fraction") = 0.25, py::arg("pose_source") = "markers",
+      py::arg("windows") = "detect", py::arg("prior") = "scaled", py::arg("calibrate_markers") = false,
+      R"(`dynid identify static` (paper 000) stage by stage, as run_static_identification chains them
+(pipeline/static_pipeline.hpp): loads the robot, the recording (a data set, or a lab's C3D/TRC
+trial, imported) and the truth, and checks the recording has markers and plates. The options are
+identify_static's. Then, each on the returned StaticProblem:
+  find_static_windows(p)            the held poses (detected, or the data set's segments)
+  measure_static_poses(p)           per pose: marker IK (or encoders) and the centre of pressure
+  fit_static_model(p)               segment masses and COMs, GCOM errors, the updated URDF
+  validate_static_identification(p) the residual base wrench on `validate` (optional)
+  static_summary(p)                 summary.json as a dict (p.result.summary)
+  write_static_identification(p, out)
+p.result is the StaticIdentification they fill (identify_static's result type).)");
+
+  m.def(
+      "find_static_windows",
+      [](const StaticProblemPtr& p) {
+        {
+          py::gil_scoped_release release;
+          p->windows = p->run([&] { return find_static_windows(p->recording, p->options); });
+          p->measured = p->fitted = false;
+        }
+        return window_list(*p->windows);
+      },
+      py::arg("problem"),
+      R"(Stage 1: the held poses, where the markers and plates settle (windows="detect") or the data set's
+segments; a list of {label, start, end [s], first, last (marker frames)}. Fewer than two: RuntimeError.)");
+  m.def(
+      "measure_static_poses",
+      [](const StaticProblemPtr& p) {
+        require_stage(p->windows.has_value(), "find_static_windows");
+        py::gil_scoped_release release;
+        p->run([&] { measure_static_poses(p->robot, p->recording, *p->windows, p->options, *p->result); });
+        p->measured = true;
+        p->fitted = false;
+      },
+      py::arg("problem"),
+      "Stage 2: each window's configuration (marker IK; the joints from the encoders with pose_source=\"encoders\") "
+      "and centre of pressure, held-out poses marked (problem.result.poses).");
+  m.def(
+      "fit_static_model",
+      [](const StaticProblemPtr& p) {
+        require_stage(p->measured, "measure_static_poses");
+        py::gil_scoped_release release;
+        p->run([&] { fit_static_model(p->robot, p->options, *p->result); });
+        p->fitted = true;
+      },
+      py::arg("problem"),
+      "Stage 3: segment masses and COMs from the poses, GCOM errors before/after, the updated URDF "
+      "(problem.result.segments, gcom_error_*, urdf, identified_model).");
+  m.def(
+      "validate_static_identification",
+      [](const StaticProblemPtr& p) {
+        if (p->options.validate.empty())
+          throw py::value_error("problem: has no validate data set (prepare_static_identification(..., validate=...))");
+        require_stage(p->fitted, "fit_static_model");
+        py::gil_scoped_release release;
+        p->run([&] {
+          validate_static_identification(p->robot, p->truth ? &p->truth->model : nullptr, p->options, *p->result);
+        });
+      },
+      py::arg("problem"),
+      "Stage 4: the residual base wrench of the validate data set's motion for the nominal and identified models "
+      "(and the true one with truth).");
+  m.def(
+      "static_summary",
+      [](const StaticProblemPtr& p) {
+        require_stage(p->fitted, "fit_static_model");
+        p->result->summary = p->run([&] {
+          return static_summary_json(p->robot, p->data_file.path(), *p->windows, p->truth ? &*p->truth : nullptr,
+                                     p->options, *p->result);
+        });
+        return json_object(p->result->summary);
+      },
+      py::arg("problem"), "Stage 5: summary.json as a dict (also into problem.result.summary).");
+  m.def(
+      "write_static_identification",
+      [](const StaticProblemPtr& p, const std::string& out) {
+        if (p->result->summary.is_null()) throw py::value_error("problem: run static_summary first");
+        py::gil_scoped_release release;
+        StagedDirectory staged(out, "identify static");  // as the command: the previous output or none on failure
+        write_static_identification(*p->result, p->robot, staged.path());
+        staged.commit();
+      },
+      py::arg("problem"), py::arg("out"),
+      "Stage 6: summary.json, the updated URDF and report.html in `out`, as the command writes them.");
 }
 
 }  // namespace dynid::python

@@ -387,4 +387,5 @@ PYBIND11_MODULE(_dynid, m) {
   dp::bind_pipeline(m);
   dp::bind_papers(m);
   dp::bind_izmp_study(m);
+  dp::bind_static_stages(m);
 }

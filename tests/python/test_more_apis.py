@@ -163,6 +163,52 @@ def test_identify_static_gives_the_commands_summary(static_poses, tmp_path):
         dynid.identify_static("adult_humanoid", data, total_mass=5.0)
 
 
+def test_static_identification_stage_by_stage_gives_the_commands_summary(static_poses, tmp_path):
+    """prepare_static_identification -> find_static_windows -> measure_static_poses -> fit_static_model
+    -> static_summary -> write_static_identification: the command's summary.json and files."""
+    data, truth = str(static_poses), str(static_poses / "truth.urdf")
+    squat = str(tmp_path / "squat")
+    dynid.simulate("adult_humanoid", "squat", squat, noise="none")
+    run_cli("identify", "static", "adult_humanoid", data, "--total-mass", "77.6", "--truth", truth, "--validate",
+            squat, "--out", tmp_path / "cli")
+    cli = json.loads((tmp_path / "cli" / "summary.json").read_text())
+    p = dynid.prepare_static_identification("adult_humanoid", data, total_mass=77.6, truth=truth, validate=squat)
+    assert p.windows is None
+    with pytest.raises(ValueError, match="^problem: run find_static_windows first"):
+        dynid.measure_static_poses(p)
+    windows = dynid.find_static_windows(p)
+    assert len(windows) == 8 == cli["poses"]["fit"] + cli["poses"]["heldout"]
+    assert all(w["start"] < w["end"] and w["first"] <= w["last"] for w in windows)
+    with pytest.raises(ValueError, match="^problem: run measure_static_poses first"):
+        dynid.fit_static_model(p)
+    dynid.measure_static_poses(p)
+    assert [pose["label"] for pose in p.result.poses] == [w["label"] for w in windows]
+    with pytest.raises(ValueError, match="^problem: run fit_static_model first"):
+        dynid.validate_static_identification(p)
+    dynid.fit_static_model(p)
+    dynid.validate_static_identification(p)
+    summary = dynid.static_summary(p)
+    assert cli.pop("urdf") == "adult_humanoid_identified.urdf"
+    assert summary == cli == p.result.summary
+    dynid.write_static_identification(p, str(tmp_path / "py"))
+    for name in ("summary.json", "adult_humanoid_identified.urdf"):
+        assert (tmp_path / "py" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes(), name
+    assert {"nominal", "identified", "truth"} <= set(summary["residual_wrench"])  # the squat's, as the command's
+    # Bad input: the options' names, the command's messages.
+    without = dynid.prepare_static_identification("adult_humanoid", data, total_mass=77.6)
+    with pytest.raises(ValueError, match="^problem: has no validate data set"):
+        dynid.validate_static_identification(without)
+    with pytest.raises(ValueError, match="^windows: "):
+        dynid.prepare_static_identification("adult_humanoid", data, total_mass=77.6, windows="auto")
+    with pytest.raises(RuntimeError, match="static identification needs a floating-base robot"):
+        dynid.prepare_static_identification("arm7", data, total_mass=77.6)
+    not_a_data_set = run_cli("identify", "static", "adult_humanoid", tmp_path / "cli", "--total-mass", "77.6", "--out",
+                         tmp_path / "bad", check=False)
+    with pytest.raises(RuntimeError) as e:
+        dynid.prepare_static_identification("adult_humanoid", str(tmp_path / "cli"), total_mass=77.6)
+    assert not_a_data_set.returncode == 1 and not_a_data_set.stderr.strip() == "dynid: " + str(e.value)
+
+
 def test_identify_actuator_gives_the_commands_summary(tmp_path):
     args = dict(joint="l_hip_pitch", iterations=3)
     run_cli("identify", "actuator", "servo_bench", "--joint", "l_hip_pitch", "--iterations", "3", "--out",
