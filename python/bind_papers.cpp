@@ -90,6 +90,42 @@ StaticPipelineOptions static_options(double total_mass, const std::vector<std::s
   return o;
 }
 
+/// izmp's method keyword options, checked as the command line's option parser checks them.
+IzmpSettings izmp_settings(const std::string& method, const std::string& angular_acceleration, py::handle acd_rate,
+                           double bus_rate, const std::string& differences, py::handle ground_normal, py::handle slope,
+                           bool bus_period_mean, py::handle inertial_noise) {
+  IzmpSettings settings;
+  one_of(method, {"mr-ad", "ir-md"}, "method");
+  one_of(angular_acceleration, {"accelerometers", "gyro"}, "angular_acceleration");
+  one_of(differences, {"central", "backward"}, "differences");
+  settings.method = parse_izmp_method(method);
+  settings.angular_acceleration = parse_angular_acceleration_source(angular_acceleration);
+  settings.differences = parse_difference_scheme(differences);
+  settings.acd_rate_hz = optional_number(acd_rate, "acd_rate", true).value_or(0.0);
+  positive(bus_rate, "bus_rate", " (Hz)");
+  settings.bus_rate_hz = bus_rate;
+  settings.bus_period_mean = bus_period_mean;
+  const std::optional<double> slope_deg = optional_number(slope, "slope", false);
+  if (!ground_normal.is_none() && slope_deg)
+    throw py::value_error("ground_normal: give ground_normal or slope, not both");
+  if (!ground_normal.is_none()) {
+    const VectorArg n(ground_normal, "ground_normal", 3, "x, y, z in world");
+    if (!n.map.allFinite() || n.map.norm() < 1e-12)
+      throw py::value_error("ground_normal: expected three finite numbers, not all zero");
+    settings.ground_normal_world = Vector3(n.map.normalized());
+  }
+  if (slope_deg) {
+    // dynid simulate's slope: the floor inclined about world y, uphill along +x.
+    const double s = *slope_deg * M_PI / 180.0;
+    settings.ground_normal_world = Vector3(-std::sin(s), 0.0, std::cos(s));
+  }
+  if (!inertial_noise.is_none()) {
+    settings.add_inertial_noise = true;
+    settings.noise_seed = inertial_noise.cast<unsigned>();
+  }
+  return settings;
+}
+
 /// [samples x k] rows of fixed-size vectors.
 template <class Vec>
 RowMajorMatrix rows_of(const std::vector<Vec>& v) {
@@ -295,34 +331,8 @@ ActuatorIdentification (summary dict, actuator_yaml, ilc_errors).)");
         o.model = model;
         o.data = data;
         o.inertia_from = inertia_from;
-        one_of(method, {"mr-ad", "ir-md"}, "method");
-        one_of(angular_acceleration, {"accelerometers", "gyro"}, "angular_acceleration");
-        one_of(differences, {"central", "backward"}, "differences");
-        o.settings.method = parse_izmp_method(method);
-        o.settings.angular_acceleration = parse_angular_acceleration_source(angular_acceleration);
-        o.settings.differences = parse_difference_scheme(differences);
-        o.settings.acd_rate_hz = optional_number(acd_rate, "acd_rate", true).value_or(0.0);
-        positive(bus_rate, "bus_rate", " (Hz)");
-        o.settings.bus_rate_hz = bus_rate;
-        o.settings.bus_period_mean = bus_period_mean;
-        const std::optional<double> slope_deg = optional_number(slope, "slope", false);
-        if (!ground_normal.is_none() && slope_deg)
-          throw py::value_error("ground_normal: give ground_normal or slope, not both");
-        if (!ground_normal.is_none()) {
-          const VectorArg n(ground_normal, "ground_normal", 3, "x, y, z in world");
-          if (!n.map.allFinite() || n.map.norm() < 1e-12)
-            throw py::value_error("ground_normal: expected three finite numbers, not all zero");
-          o.settings.ground_normal_world = Vector3(n.map.normalized());
-        }
-        if (slope_deg) {
-          // dynid simulate's slope: the floor inclined about world y, uphill along +x.
-          const double s = *slope_deg * M_PI / 180.0;
-          o.settings.ground_normal_world = Vector3(-std::sin(s), 0.0, std::cos(s));
-        }
-        if (!inertial_noise.is_none()) {
-          o.settings.add_inertial_noise = true;
-          o.settings.noise_seed = inertial_noise.cast<unsigned>();
-        }
+        o.settings = izmp_settings(method, angular_acceleration, acd_rate, bus_rate, differences, ground_normal, slope,
+                                   bus_period_mean, inertial_noise);
         return run_and_write(
             out, "izmp", [&] { return std::make_shared<IzmpResult>(run_izmp(o)); }, write_izmp_outputs);
       },
@@ -580,6 +590,132 @@ segments; a list of {label, start, end [s], first, last (marker frames)}. Fewer 
       },
       py::arg("problem"), py::arg("out"),
       "Stage 6: summary.json, the updated URDF and report.html in `out`, as the command writes them.");
+}
+
+namespace {
+
+/// An IZMP recording and the robot it was read for (evaluate_izmp needs both).
+struct PyIzmpRecording {
+  std::shared_ptr<const Robot> robot;
+  IzmpRecording recording;
+};
+using IzmpRecordingPtr = std::shared_ptr<PyIzmpRecording>;
+using IzmpSeriesPtr = std::shared_ptr<IzmpSeries>;
+
+const char* kSettingsDoc = R"(method "mr-ad" | "ir-md"; angular_acceleration "accelerometers" | "gyro";
+acd_rate [Hz] (None: the encoders'); bus_rate [Hz]; differences "central" | "backward";
+ground_normal (3, world) or slope [deg]; bus_period_mean; inertial_noise (seed): izmp's options.)";
+
+}  // namespace
+
+void bind_izmp_stages(py::module_& m) {
+  py::class_<PyIzmpRecording, IzmpRecordingPtr>(
+      m, "IzmpRecording", "The streams the IZMP reads, on the encoders' clock (load_izmp_recording's result).")
+      .def_property_readonly("directory", [](const PyIzmpRecording& r) { return r.recording.directory; })
+      .def_property_readonly(
+          "rate_hz", [](const PyIzmpRecording& r) { return r.recording.rate_hz; }, "Encoder (= IMU) rate [Hz].")
+      .def_property_readonly(
+          "time", [](const PyIzmpRecording& r) { return r.recording.time; }, "[s]")
+      .def_property_readonly(
+          "joints", [](const PyIzmpRecording& r) { return r.recording.joints; },
+          "samples x (nv - 6) encoder positions [rad], model order.")
+      .def_property_readonly(
+          "gyro", [](const PyIzmpRecording& r) { return r.recording.gyro; }, "samples x 3 [rad/s], IMU axes.")
+      .def_property_readonly(
+          "imu_acc", [](const PyIzmpRecording& r) { return r.recording.imu_acc; },
+          "samples x 3 specific force [m/s^2], IMU axes.")
+      .def_property_readonly(
+          "support",
+          [](const PyIzmpRecording& r) {
+            std::vector<std::string> out;
+            for (Support x : r.recording.support) out.emplace_back(to_string(x));
+            return out;
+          },
+          "Per sample: \"none\" | \"both\" | \"left\" | \"right\".")
+      .def_property_readonly(
+          "has_truth", [](const PyIzmpRecording& r) { return r.recording.has_truth; },
+          "Whether the data set has a truth stream (the paper's reference needs it).");
+
+  py::class_<IzmpSeries, IzmpSeriesPtr>(m, "IzmpSeries", "One IZMP per field-bus sample (evaluate_izmp's result).")
+      .def_property_readonly(
+          "arrays", [](const IzmpSeries& s) { return series_dict(s); }, kSeriesDoc)
+      .def(
+          "__getitem__",
+          [](const IzmpSeries& s, const std::string& key) {
+            const py::dict d = series_dict(s);
+            return py::object(d[py::str(key)]);  // KeyError for an unknown key
+          },
+          py::arg("key"), "series[key] = series.arrays[key].")
+      .def("__len__", [](const IzmpSeries& s) { return s.time.size(); });
+
+  m.def(
+      "load_izmp_recording",
+      [](const std::string& model, const std::string& data, const std::string& inertia_from, const std::string& method,
+         const std::string& angular_acceleration) {
+        one_of(method, {"mr-ad", "ir-md"}, "method");
+        one_of(angular_acceleration, {"accelerometers", "gyro"}, "angular_acceleration");
+        IzmpSettings settings;
+        settings.method = parse_izmp_method(method);
+        settings.angular_acceleration = parse_angular_acceleration_source(angular_acceleration);
+        py::gil_scoped_release release;
+        auto robot = std::make_shared<Robot>(load_robot(model));
+        if (!inertia_from.empty()) use_inertias_of(*robot, inertia_from);
+        auto r = std::make_shared<PyIzmpRecording>();
+        r->robot = robot;
+        r->recording = load_izmp_recording(*robot, data, settings);
+        return r;
+      },
+      py::arg("model"), py::arg("data"), py::kw_only(), py::arg("inertia_from") = "", py::arg("method") = "mr-ad",
+      py::arg("angular_acceleration") = "accelerometers",
+      R"(`dynid izmp` stage 1 (pipeline/izmp.hpp): the data set's encoders, IMU, accelerometers, support
+phases and (simulated) truth, on the encoders' clock, for the robot (with inertia_from's inertias).
+method and angular_acceleration say which sensors are needed. Then evaluate_izmp(recording, ...)
+with any settings, ideal_recording(recording) for the paper's reference, and the metrics
+izmp_relative_error, physical_zmp_rms_mm, inside_support_fraction: what izmp() runs.)");
+
+  m.def(
+      "evaluate_izmp",
+      [](const IzmpRecordingPtr& r, const std::string& method, const std::string& angular_acceleration,
+         py::handle acd_rate, double bus_rate, const std::string& differences, py::handle ground_normal,
+         py::handle slope, bool bus_period_mean, py::handle inertial_noise) {
+        const IzmpSettings settings = izmp_settings(method, angular_acceleration, acd_rate, bus_rate, differences,
+                                                    ground_normal, slope, bus_period_mean, inertial_noise);
+        py::gil_scoped_release release;
+        return std::make_shared<IzmpSeries>(evaluate_izmp(*r->robot, r->recording, settings));
+      },
+      py::arg("recording"), py::kw_only(), py::arg("method") = "mr-ad",
+      py::arg("angular_acceleration") = "accelerometers", py::arg("acd_rate") = py::none(), py::arg("bus_rate") = 125.0,
+      py::arg("differences") = "central", py::arg("ground_normal") = py::none(), py::arg("slope") = py::none(),
+      py::arg("bus_period_mean") = false, py::arg("inertial_noise") = py::none(),
+      (std::string("`dynid izmp` stage 2: the IZMP and contact wrench per field-bus sample (an IzmpSeries).\n") +
+       kSettingsDoc)
+          .c_str());
+  m.def(
+      "ideal_recording",
+      [](const IzmpRecordingPtr& r) {
+        py::gil_scoped_release release;
+        auto out = std::make_shared<PyIzmpRecording>();
+        out->robot = r->robot;
+        out->recording = ideal_recording(*r->robot, r->recording);
+        return out;
+      },
+      py::arg("recording"),
+      "The same recording with ideal signals from the truth stream (the paper's reference signals); RuntimeError "
+      "without one.");
+  m.def(
+      "izmp_relative_error",
+      [](const IzmpSeriesPtr& series, const IzmpSeriesPtr& reference, double min_reference) {
+        return izmp_relative_error(*series, *reference, min_reference);
+      },
+      py::arg("series"), py::arg("reference"), py::kw_only(), py::arg("min_reference") = 0.01,
+      "Paper 001's relative error Delta [%] of the IZMP's NIF y against the reference over single support, where "
+      "|reference y| >= min_reference [m] (NaN when no sample qualifies).");
+  m.def(
+      "physical_zmp_rms_mm", [](const IzmpSeriesPtr& s) { return physical_zmp_rms_mm(*s); }, py::arg("series"),
+      "RMS distance [mm] between the IZMP and the simulator's physical ZMP (NaN without truth).");
+  m.def(
+      "inside_support_fraction", [](const IzmpSeriesPtr& s) { return inside_support_fraction(*s); }, py::arg("series"),
+      "Share of single-support samples whose IZMP lies inside the stance sole (NaN: none).");
 }
 
 }  // namespace dynid::python

@@ -72,5 +72,6 @@ void bind_pipeline(py::module_& m);
 void bind_papers(py::module_& m);
 void bind_izmp_study(py::module_& m);
 void bind_static_stages(py::module_& m);
+void bind_izmp_stages(py::module_& m);
 
 }  // namespace dynid::python

@@ -388,4 +388,5 @@ PYBIND11_MODULE(_dynid, m) {
   dp::bind_papers(m);
   dp::bind_izmp_study(m);
   dp::bind_static_stages(m);
+  dp::bind_izmp_stages(m);
 }

@@ -269,6 +269,45 @@ def test_izmp_gives_the_commands_output(walker_walk, tmp_path):
         dynid.izmp("kid_humanoid", data)
 
 
+def same_series(series, arrays):
+    """An IzmpSeries equals izmp()'s dict of arrays, NaN where it has NaN."""
+    assert set(series.arrays) == set(arrays)
+    return all(series[k] == v if k == "support" else np.array_equal(series[k], v, equal_nan=True)
+               for k, v in arrays.items())
+
+
+def test_izmp_stage_by_stage_gives_the_commands_series_and_figures(walker_walk):
+    """load_izmp_recording -> evaluate_izmp (and ideal_recording for the paper's reference) and the
+    metrics: izmp()'s series, reference and summary figures exactly."""
+    data, truth = str(walker_walk), str(walker_walk / "truth.urdf")
+    r = dynid.izmp("walker", data, inertia_from=truth, differences="backward")
+    rec = dynid.load_izmp_recording("walker", data, inertia_from=truth)
+    assert rec.has_truth and rec.rate_hz > 0
+    assert rec.joints.shape == (len(rec.time), dynid.Model.load("walker").nv - 6)
+    assert rec.gyro.shape == rec.imu_acc.shape == (len(rec.time), 3) and len(rec.support) == len(rec.time)
+    series = dynid.evaluate_izmp(rec, differences="backward")
+    assert same_series(series, r.series)
+    # The paper's reference: the same method with ideal signals at ACD = bus = 500 Hz.
+    reference = dynid.evaluate_izmp(dynid.ideal_recording(rec), differences="backward", acd_rate=500, bus_rate=500)
+    assert same_series(reference, r.reference)
+    assert len(series) == r.summary["samples"]
+    assert dynid.izmp_relative_error(series, reference) == r.summary["relative_error_percent"]
+    assert dynid.izmp_relative_error(series, reference, min_reference=0.0) == \
+        r.summary["relative_error_percent_all_single_support"]
+    assert dynid.physical_zmp_rms_mm(series) == r.summary["physical_zmp_rms_mm"]
+    assert dynid.inside_support_fraction(series) == r.summary["inside_support_fraction"]
+    # Other settings on the same recording, without reading it again: izmp()'s with those options.
+    gyro = dynid.evaluate_izmp(rec, angular_acceleration="gyro", bus_rate=250)
+    assert np.array_equal(gyro["izmp_nif"], dynid.izmp("walker", data, inertia_from=truth, angular_acceleration="gyro",
+                                                       bus_rate=250).series["izmp_nif"], equal_nan=True)
+    with pytest.raises(ValueError, match="^bus_rate: "):
+        dynid.evaluate_izmp(rec, bus_rate=0)
+    with pytest.raises(ValueError, match="accelerometers"):
+        dynid.load_izmp_recording("kid_humanoid", data)
+    with pytest.raises(KeyError):
+        series["bogus"]
+
+
 def test_izmp_study_gives_the_commands_output(tmp_path):
     """`dynid izmp study` from Python (2 steps per walk): the command's summary.json and report, and
     setups A-E as the summary lists them."""
