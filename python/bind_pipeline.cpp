@@ -76,6 +76,13 @@ InertialIdentificationOptions identification_options(
   const bool has_cutoff = !cutoff.is_none();
   const double cutoff_hz = has_cutoff ? cutoff.cast<double>() : 0.0;
   if (has_cutoff && !(cutoff_hz > 0.0)) throw py::value_error("cutoff: must be a positive frequency in Hz");
+  if (!locks.empty()) {
+    // Named by the argument (the library names only the joint).
+    const Robot robot = load_robot(model);
+    for (const auto& [joint, position] : locks)
+      if (!robot.model.find_joint(joint))
+        throw py::value_error("locks: joint '" + joint + "' is not in " + robot.model.label());
+  }
   InertialIdentificationOptions o;
   o.model = model;
   o.data = data;

@@ -158,6 +158,13 @@ def test_identification_errors_are_the_commands(squat, tmp_path):
         assert cli.returncode == 1 and str(e.value) in cli.stderr
     with pytest.raises(ValueError, match="^source: "):
         dynid.identify_inertial("kid_humanoid", str(squat), source="oracle")
+    # An unknown joint name: the command's message, named by the argument.
+    cli = run_cli("identify", "inertial", "kid_humanoid", squat, "--sensors", "contact", "--lock", "bogus=0.1",
+                  "--quiet", "--out", tmp_path / "bad", check=False)
+    for call in (dynid.identify_inertial, dynid.prepare_inertial_identification):
+        with pytest.raises(ValueError) as e:
+            call("kid_humanoid", str(squat), locks={"bogus": 0.1})
+        assert str(e.value).startswith("locks: ") and cli.stderr.strip() == "dynid: " + str(e.value)[len("locks: "):]
 
 
 def test_worked_example_runs_and_plots(tmp_path):
