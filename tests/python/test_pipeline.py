@@ -3,9 +3,12 @@ from Python, against the command (`dynid simulate`, `dynid identify inertial`: t
 numbers), numpy's own CSV reader and least squares, and the regressor identities."""
 
 import csv
+import gc
 import json
+import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -208,10 +211,16 @@ def test_a_lab_trial_where_the_data_set_is_expected(squat, tmp_path):
     assert str(e.value) == message
     # Stage by stage: the imported data set lives as long as the problem; the plates are read by the
     # estimate, whose error names the trial too.
+    before = set(Path(tempfile.gettempdir()).glob(f"dynid-imported-{os.getpid()}-*"))
     problem = dynid.prepare_inertial_identification("kid_humanoid", str(trc), source="mocap", sensors="contact")
     with pytest.raises((RuntimeError, ValueError)) as e:
         dynid.estimate_inertial_parameters(problem)
     assert str(e.value) == message
+    ours = set(Path(tempfile.gettempdir()).glob(f"dynid-imported-{os.getpid()}-*")) - before
+    assert len(ours) == 1 and (next(iter(ours)) / "markers.csv").exists()  # the import, kept with the problem
+    del problem
+    gc.collect()
+    assert not any(p.exists() for p in ours)  # ... and removed with it
     # The same trial as the validation set.
     with pytest.raises((RuntimeError, ValueError)) as e:
         dynid.identify_inertial("kid_humanoid", str(squat), validate=str(trc), source="mocap", sensors="contact")
