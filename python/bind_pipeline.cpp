@@ -122,11 +122,11 @@ struct ImportedProblem {
   }
 };
 
-/// Runs `stage` on options whose data and validate name the imported data sets; errors in the
-/// user's terms (the trial's path, not the temporary directory's).
 /// What Python holds as an InertialProblem: the problem with its imported data sets.
 using ProblemPtr = std::shared_ptr<ImportedProblem>;
 
+/// Runs `stage` (on options whose data and validate name the imported data sets); errors in the
+/// user's terms (the trial's path, not the temporary directory's).
 template <class Stage>
 auto with_imported(const ImportedProblem& imported, Stage&& stage) {
   if (!imported.data.imported() && !imported.validation.imported()) return stage();
@@ -143,11 +143,14 @@ auto with_imported(const ImportedProblem& imported, Stage&& stage) {
 
 const char* kOptionsDoc = R"(model: URDF/MJCF path or bundled robot name (its sidecar is required); data: a data set
 directory (docs/data-format.md), or a lab's C3D/TRC trial (imported for this run, as the command
-does; with source="mocap"); validate: the same. Keyword options, as `dynid identify inertial`'s flags
-(docs/identification.md): sensors ("full" | "contact" | "joints" | "minimal" | comma-separated
-names), source ("sensors" | "mocap" | "truth"), validate (default the last `holdout` of data), truth (true URDF of a simulation), locks ({joint: position}), lock_upper_body, consistent,
-prior (None = auto: the CAD prior; or a weight), weighting ("sensors" | "residual"), torque_offsets,
-torque_gains (one gain per joint torque sensor the set uses; needs measured contact wrenches), fixed_base, friction ("viscous,coulomb,offset" subset), armature, cutoff [Hz], align_time.)";
+does; with source="mocap"); validate: the same. Keyword options, as `dynid identify inertial`'s
+flags (docs/identification.md): sensors ("full" | "contact" | "joints" | "minimal" |
+comma-separated names), source ("sensors" | "mocap" | "truth"), validate (default the last
+`holdout` of data), truth (true URDF of a simulation), locks ({joint: position}), lock_upper_body,
+consistent, prior (None = auto: the CAD prior; or a weight), weighting ("sensors" | "residual"),
+torque_offsets, torque_gains (one gain per joint torque sensor the set uses; needs measured contact
+wrenches), fixed_base, friction ("viscous,coulomb,offset" subset), armature, cutoff [Hz],
+align_time.)";
 
 }  // namespace
 
