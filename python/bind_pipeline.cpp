@@ -6,6 +6,7 @@
 
 #include "convert.hpp"
 #include "dynid/core/staged_directory.hpp"
+#include "dynid/mocap/c3d_import.hpp"
 #include "dynid/pipeline/inertial_identification.hpp"
 #include "dynid/scenarios/scenario.hpp"
 #include "dynid/sim/perturbations.hpp"
@@ -14,7 +15,6 @@ namespace dynid::python {
 
 namespace {
 
-using ProblemPtr = std::shared_ptr<InertialProblem>;
 using EstimatePtr = std::shared_ptr<InertialEstimate>;
 using ResultPtr = std::shared_ptr<InertialIdentificationResult>;
 
@@ -76,6 +76,13 @@ InertialIdentificationOptions identification_options(
   const bool has_cutoff = !cutoff.is_none();
   const double cutoff_hz = has_cutoff ? cutoff.cast<double>() : 0.0;
   if (has_cutoff && !(cutoff_hz > 0.0)) throw py::value_error("cutoff: must be a positive frequency in Hz");
+  if (!locks.empty()) {
+    // Named by the argument (the library names only the joint).
+    const Robot robot = load_robot(model);
+    for (const auto& [joint, position] : locks)
+      if (!robot.model.find_joint(joint))
+        throw py::value_error("locks: joint '" + joint + "' is not in " + robot.model.label());
+  }
   InertialIdentificationOptions o;
   o.model = model;
   o.data = data;
@@ -102,13 +109,48 @@ InertialIdentificationOptions identification_options(
   return o;
 }
 
+/// A problem and the data sets a lab's C3D/TRC trials were imported into for it: they live as long
+/// as the problem (the later stages read the data sets again), then are removed.
+struct ImportedProblem {
+  ImportedProblem(const std::string& data_path, const std::string& validate_path)
+      : data(data_path, nullptr), validation(validate_path, nullptr) {}
+  DatasetOrMocapFile data, validation;
+  InertialProblem problem;
+  /// The message with the temporary data sets' paths replaced by the files the user gave.
+  std::string in_user_terms(const std::string& message) const {
+    return validation.in_user_terms(data.in_user_terms(message));
+  }
+};
+
+/// What Python holds as an InertialProblem: the problem with its imported data sets.
+using ProblemPtr = std::shared_ptr<ImportedProblem>;
+
+/// Runs `stage` (on options whose data and validate name the imported data sets); errors in the
+/// user's terms (the trial's path, not the temporary directory's).
+template <class Stage>
+auto with_imported(const ImportedProblem& imported, Stage&& stage) {
+  if (!imported.data.imported() && !imported.validation.imported()) return stage();
+  try {
+    return stage();
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(imported.in_user_terms(e.what()));
+  } catch (const std::out_of_range& e) {
+    throw std::out_of_range(imported.in_user_terms(e.what()));
+  } catch (const std::exception& e) {
+    throw std::runtime_error(imported.in_user_terms(e.what()));
+  }
+}
+
 const char* kOptionsDoc = R"(model: URDF/MJCF path or bundled robot name (its sidecar is required); data: a data set
-directory (docs/data-format.md). Keyword options, as `dynid identify inertial`'s flags
-(docs/identification.md): sensors ("full" | "contact" | "joints" | "minimal" | comma-separated
-names), source ("sensors" | "mocap" | "truth"), validate (data set; default the last `holdout` of
-data), truth (true URDF of a simulation), locks ({joint: position}), lock_upper_body, consistent,
-prior (None = auto: the CAD prior; or a weight), weighting ("sensors" | "residual"), torque_offsets,
-torque_gains (one gain per joint torque sensor the set uses; needs measured contact wrenches), fixed_base, friction ("viscous,coulomb,offset" subset), armature, cutoff [Hz], align_time.)";
+directory (docs/data-format.md), or a lab's C3D/TRC trial (imported for this run, as the command
+does; with source="mocap"); validate: the same. Keyword options, as `dynid identify inertial`'s
+flags (docs/identification.md): sensors ("full" | "contact" | "joints" | "minimal" |
+comma-separated names), source ("sensors" | "mocap" | "truth"), validate (default the last
+`holdout` of data), truth (true URDF of a simulation), locks ({joint: position}), lock_upper_body,
+consistent, prior (None = auto: the CAD prior; or a weight), weighting ("sensors" | "residual"),
+torque_offsets, torque_gains (one gain per joint torque sensor the set uses; needs measured contact
+wrenches), fixed_base, friction ("viscous,coulomb,offset" subset), armature, cutoff [Hz],
+align_time.)";
 
 }  // namespace
 
@@ -157,14 +199,20 @@ lock_upper_body, bus_rate [Hz], motion, duration [s] (excite), perturb ("none" |
 Returns the data set's summary.json as a dict (its "fell" tells whether a walk fell; the command
 then exits 1). An existing `out` is replaced only if it holds an earlier output of simulate.)");
 
-  py::class_<InertialProblem, ProblemPtr>(m, "InertialProblem",
+  py::class_<ImportedProblem, ProblemPtr>(m, "InertialProblem",
                                           "Stage 1's result: robot, locks, data sets, sensor set, base parameters.")
       .def_property_readonly(
-          "model", [](const InertialProblem& p) { return std::make_shared<Model>(p.model); },
+          "model", [](const ImportedProblem& p) { return std::make_shared<Model>(p.problem.model); },
           "The (locked) model with the data set's gravity.")
-      .def_readonly("base", &InertialProblem::base)
-      .def_readonly("unknown_names", &InertialProblem::unknown_names, "Offsets, then the inertial unknowns.")
-      .def_readonly("base_nominal", &InertialProblem::base_nominal, "The nominal model's base parameters.");
+      .def_property_readonly(
+          "base", [](const ImportedProblem& p) -> const BaseParameters& { return p.problem.base; },
+          py::return_value_policy::reference_internal, "The base parameters (BaseParameters).")
+      .def_property_readonly(
+          "unknown_names", [](const ImportedProblem& p) { return p.problem.unknown_names; },
+          "Offsets, then the inertial unknowns.")
+      .def_property_readonly(
+          "base_nominal", [](const ImportedProblem& p) { return p.problem.base_nominal; },
+          "The nominal model's base parameters.");
 
   py::class_<InertialEstimate, EstimatePtr>(m, "InertialEstimate", "Stage 2's result: the folded least squares.")
       .def_readonly("solution", &InertialEstimate::solution, "Over InertialProblem.unknown_names.")
@@ -253,11 +301,16 @@ torque joints and their measured / nominal / identified torques (samples x joint
          const std::map<std::string, double>& locks, bool lock_upper_body, bool consistent, py::handle prior,
          const std::string& weighting, bool torque_offsets, bool torque_gains, bool fixed_base,
          const std::string& friction, bool armature, py::handle cutoff, bool align_time) {
-        const InertialIdentificationOptions o = identification_options(
+        InertialIdentificationOptions o = identification_options(
             model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
             weighting, torque_offsets, torque_gains, fixed_base, friction, armature, cutoff, align_time);
         py::gil_scoped_release release;
-        return std::make_shared<InertialProblem>(prepare_inertial_identification(o));
+        // A lab's C3D or TRC trial where a data set is expected: imported, kept as long as the problem.
+        auto imported = std::make_shared<ImportedProblem>(o.data, o.validate);
+        o.data = imported->data.path();
+        o.validate = imported->validation.path();
+        imported->problem = with_imported(*imported, [&] { return prepare_inertial_identification(o); });
+        return imported;
       },
       py::arg("model"), py::arg("data"), py::kw_only(), py::arg("sensors") = "contact", py::arg("source") = "sensors",
       py::arg("validate") = "", py::arg("holdout") = 0.3, py::arg("truth") = "",
@@ -273,47 +326,54 @@ torque joints and their measured / nominal / identified torques (samples x joint
       "estimate_inertial_parameters",
       [](const ProblemPtr& p) {
         py::gil_scoped_release release;
-        return std::make_shared<InertialEstimate>(estimate_inertial_parameters(*p));
+        return with_imported(
+            *p, [&] { return std::make_shared<InertialEstimate>(estimate_inertial_parameters(p->problem)); });
       },
       py::arg("problem"), "Stage 2: one pass over the training samples into streaming least squares.");
   m.def(
       "identified_parameters",
       [](const ProblemPtr& p, const EstimatePtr& e) {
         py::gil_scoped_release release;
-        return std::make_shared<InertialIdentificationResult>(identified_parameters(*p, *e));
+        return with_imported(
+            *p, [&] { return std::make_shared<InertialIdentificationResult>(identified_parameters(p->problem, *e)); });
       },
       py::arg("problem"), py::arg("estimate"),
       "Stage 3: base and standard parameters, their standard deviations, the identified model.");
   m.def(
       "load_truth_model",
       [](const ProblemPtr& p) -> std::optional<ModelPtr> {
-        std::optional<Model> t = load_truth_model(*p);
+        std::optional<Model> t = with_imported(*p, [&] { return load_truth_model(p->problem); });
         if (!t) return std::nullopt;
         return std::make_shared<Model>(std::move(*t));
       },
       py::arg("problem"), "The true model of a simulation (the truth option, with the problem's locks), or None.");
   m.def(
       "compare_with_truth",
-      [](const ProblemPtr& p, const ModelPtr& truth, const ResultPtr& r) { compare_with_truth(*p, *truth, *r); },
+      [](const ProblemPtr& p, const ModelPtr& truth, const ResultPtr& r) {
+        with_imported(*p, [&] { compare_with_truth(p->problem, *truth, *r); });
+      },
       py::arg("problem"), py::arg("truth"), py::arg("result"),
       "Stage 4 (simulation): base parameters and mass against the true model's, into result.");
   m.def(
       "validate_identification",
       [](const ProblemPtr& p, const std::optional<ModelPtr>& truth, const ResultPtr& r) {
         py::gil_scoped_release release;
-        validate_identification(*p, truth ? truth->get() : nullptr, *r);
+        with_imported(*p, [&] { validate_identification(p->problem, truth ? truth->get() : nullptr, *r); });
       },
       py::arg("problem"), py::arg("truth"), py::arg("result"),
       "Stage 5: nominal, identified (and true) residuals on the held-out motion, into result.");
   m.def(
-      "inertial_summary_json", [](const ProblemPtr& p, const ResultPtr& r) { return inertial_summary_json(*p, *r); },
+      "inertial_summary_json",
+      [](const ProblemPtr& p, const ResultPtr& r) {
+        return with_imported(*p, [&] { return inertial_summary_json(p->problem, *r); });
+      },
       py::arg("problem"), py::arg("result"),
       "Stage 6: summary.json's text (assign it to result.summary_json to write it).");
   m.def(
       "write_inertial_identification",
       [](const ProblemPtr& p, const ResultPtr& r, const std::string& out) {
         py::gil_scoped_release release;
-        return write_inertial_identification(*p, *r, out);
+        return with_imported(*p, [&] { return write_inertial_identification(p->problem, *r, out); });
       },
       py::arg("problem"), py::arg("result"), py::arg("out"),
       "Stage 7: the identified URDF, base_parameters.json/.txt, summary.json, report.html in `out`; returns the "
@@ -330,10 +390,15 @@ torque joints and their measured / nominal / identified torques (samples x joint
             model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
             weighting, torque_offsets, torque_gains, fixed_base, friction, armature, cutoff, align_time);
         py::gil_scoped_release release;
-        if (!out) return std::make_shared<InertialIdentificationResult>(run_inertial_identification(o));
+        // A lab's C3D or TRC trial where a data set is expected: imported for this run.
+        const ImportedProblem imported(o.data, o.validate);
+        o.data = imported.data.path();
+        o.validate = imported.validation.path();
+        const auto run = [&] { return with_imported(imported, [&] { return run_inertial_identification(o); }); };
+        if (!out) return std::make_shared<InertialIdentificationResult>(run());
         StagedDirectory staged(*out, "identify inertial");  // as the command: the previous output or none on failure
         o.out_dir = staged.path();
-        auto r = std::make_shared<InertialIdentificationResult>(run_inertial_identification(o));
+        auto r = std::make_shared<InertialIdentificationResult>(run());
         staged.commit();
         return r;
       },

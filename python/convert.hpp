@@ -70,5 +70,8 @@ void bind_dynamics(py::module_& m);
 void bind_ident(py::module_& m);
 void bind_pipeline(py::module_& m);
 void bind_papers(py::module_& m);
+void bind_izmp_study(py::module_& m);
+void bind_static_stages(py::module_& m);
+void bind_izmp_stages(py::module_& m);
 
 }  // namespace dynid::python

@@ -386,4 +386,7 @@ PYBIND11_MODULE(_dynid, m) {
   dp::bind_ident(m);
   dp::bind_pipeline(m);
   dp::bind_papers(m);
+  dp::bind_izmp_study(m);
+  dp::bind_static_stages(m);
+  dp::bind_izmp_stages(m);
 }

@@ -61,14 +61,6 @@ void encoder_joints_into(const Model& model, const LabRecording& rec, double t0,
     if (cols[c] >= 0) q[cols[c]] = sum[static_cast<Eigen::Index>(c)] / n;
 }
 
-void require_markers_and_plates(const LabRecording& rec, bool encoders) {
-  if (rec.markers.frame_count() == 0)
-    throw std::runtime_error(rec.dataset.directory + ": the data set has no markers stream");
-  if (rec.plate_time.empty()) throw std::runtime_error(rec.dataset.directory + ": the data set has no plates stream");
-  if (encoders && rec.encoder_time.empty())
-    throw std::runtime_error(rec.dataset.directory + ": --pose-source encoders needs an encoders stream");
-}
-
 double ground_height(const LabRecording& rec) {
   double h = 0.0;
   for (const ForcePlateInfo& p : rec.dataset.force_plates) h += p.origin.z();
@@ -76,6 +68,14 @@ double ground_height(const LabRecording& rec) {
 }
 
 }  // namespace
+
+void require_markers_and_plates(const LabRecording& rec, bool encoders) {
+  if (rec.markers.frame_count() == 0)
+    throw std::runtime_error(rec.dataset.directory + ": the data set has no markers stream");
+  if (rec.plate_time.empty()) throw std::runtime_error(rec.dataset.directory + ": the data set has no plates stream");
+  if (encoders && rec.encoder_time.empty())
+    throw std::runtime_error(rec.dataset.directory + ": --pose-source encoders needs an encoders stream");
+}
 
 StaticWindows find_static_windows(const LabRecording& rec, const StaticPipelineOptions& options) {
   const std::string& data = rec.dataset.directory;

@@ -163,6 +163,52 @@ def test_identify_static_gives_the_commands_summary(static_poses, tmp_path):
         dynid.identify_static("adult_humanoid", data, total_mass=5.0)
 
 
+def test_static_identification_stage_by_stage_gives_the_commands_summary(static_poses, tmp_path):
+    """prepare_static_identification -> find_static_windows -> measure_static_poses -> fit_static_model
+    -> static_summary -> write_static_identification: the command's summary.json and files."""
+    data, truth = str(static_poses), str(static_poses / "truth.urdf")
+    squat = str(tmp_path / "squat")
+    dynid.simulate("adult_humanoid", "squat", squat, noise="none")
+    run_cli("identify", "static", "adult_humanoid", data, "--total-mass", "77.6", "--truth", truth, "--validate",
+            squat, "--out", tmp_path / "cli")
+    cli = json.loads((tmp_path / "cli" / "summary.json").read_text())
+    p = dynid.prepare_static_identification("adult_humanoid", data, total_mass=77.6, truth=truth, validate=squat)
+    assert p.windows is None
+    with pytest.raises(ValueError, match="^problem: run find_static_windows first"):
+        dynid.measure_static_poses(p)
+    windows = dynid.find_static_windows(p)
+    assert len(windows) == 8 == cli["poses"]["fit"] + cli["poses"]["heldout"]
+    assert all(w["start"] < w["end"] and w["first"] <= w["last"] for w in windows)
+    with pytest.raises(ValueError, match="^problem: run measure_static_poses first"):
+        dynid.fit_static_model(p)
+    dynid.measure_static_poses(p)
+    assert [pose["label"] for pose in p.result.poses] == [w["label"] for w in windows]
+    with pytest.raises(ValueError, match="^problem: run fit_static_model first"):
+        dynid.validate_static_identification(p)
+    dynid.fit_static_model(p)
+    dynid.validate_static_identification(p)
+    summary = dynid.static_summary(p)
+    assert cli.pop("urdf") == "adult_humanoid_identified.urdf"
+    assert summary == cli == p.result.summary
+    dynid.write_static_identification(p, str(tmp_path / "py"))
+    for name in ("summary.json", "adult_humanoid_identified.urdf"):
+        assert (tmp_path / "py" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes(), name
+    assert {"nominal", "identified", "truth"} <= set(summary["residual_wrench"])  # the squat's, as the command's
+    # Bad input: the options' names, the command's messages.
+    without = dynid.prepare_static_identification("adult_humanoid", data, total_mass=77.6)
+    with pytest.raises(ValueError, match="^problem: has no validate data set"):
+        dynid.validate_static_identification(without)
+    with pytest.raises(ValueError, match="^windows: "):
+        dynid.prepare_static_identification("adult_humanoid", data, total_mass=77.6, windows="auto")
+    with pytest.raises(RuntimeError, match="static identification needs a floating-base robot"):
+        dynid.prepare_static_identification("arm7", data, total_mass=77.6)
+    not_a_data_set = run_cli("identify", "static", "adult_humanoid", tmp_path / "cli", "--total-mass", "77.6", "--out",
+                         tmp_path / "bad", check=False)
+    with pytest.raises(RuntimeError) as e:
+        dynid.prepare_static_identification("adult_humanoid", str(tmp_path / "cli"), total_mass=77.6)
+    assert not_a_data_set.returncode == 1 and not_a_data_set.stderr.strip() == "dynid: " + str(e.value)
+
+
 def test_identify_actuator_gives_the_commands_summary(tmp_path):
     args = dict(joint="l_hip_pitch", iterations=3)
     run_cli("identify", "actuator", "servo_bench", "--joint", "l_hip_pitch", "--iterations", "3", "--out",
@@ -221,3 +267,70 @@ def test_izmp_gives_the_commands_output(walker_walk, tmp_path):
         dynid.izmp("walker", data, ground_normal=[0, 1])
     with pytest.raises((ValueError, RuntimeError), match="accelerometers"):
         dynid.izmp("kid_humanoid", data)
+
+
+def same_series(series, arrays):
+    """An IzmpSeries equals izmp()'s dict of arrays, NaN where it has NaN."""
+    assert set(series.arrays) == set(arrays)
+    return all(series[k] == v if k == "support" else np.array_equal(series[k], v, equal_nan=True)
+               for k, v in arrays.items())
+
+
+def test_izmp_stage_by_stage_gives_the_commands_series_and_figures(walker_walk):
+    """load_izmp_recording -> evaluate_izmp (and ideal_recording for the paper's reference) and the
+    metrics: izmp()'s series, reference and summary figures exactly."""
+    data, truth = str(walker_walk), str(walker_walk / "truth.urdf")
+    r = dynid.izmp("walker", data, inertia_from=truth, differences="backward")
+    rec = dynid.load_izmp_recording("walker", data, inertia_from=truth)
+    assert rec.has_truth and rec.rate_hz > 0
+    assert rec.joints.shape == (len(rec.time), dynid.Model.load("walker").nv - 6)
+    assert rec.gyro.shape == rec.imu_acc.shape == (len(rec.time), 3) and len(rec.support) == len(rec.time)
+    series = dynid.evaluate_izmp(rec, differences="backward")
+    assert same_series(series, r.series)
+    # The paper's reference: the same method with ideal signals at ACD = bus = 500 Hz.
+    reference = dynid.evaluate_izmp(dynid.ideal_recording(rec), differences="backward", acd_rate=500, bus_rate=500)
+    assert same_series(reference, r.reference)
+    assert len(series) == r.summary["samples"]
+    assert dynid.izmp_relative_error(series, reference) == r.summary["relative_error_percent"]
+    assert dynid.izmp_relative_error(series, reference, min_reference=0.0) == \
+        r.summary["relative_error_percent_all_single_support"]
+    assert dynid.physical_zmp_rms_mm(series) == r.summary["physical_zmp_rms_mm"]
+    assert dynid.inside_support_fraction(series) == r.summary["inside_support_fraction"]
+    # Other settings on the same recording, without reading it again: izmp()'s with those options.
+    gyro = dynid.evaluate_izmp(rec, angular_acceleration="gyro", bus_rate=250)
+    assert np.array_equal(gyro["izmp_nif"], dynid.izmp("walker", data, inertia_from=truth, angular_acceleration="gyro",
+                                                       bus_rate=250).series["izmp_nif"], equal_nan=True)
+    with pytest.raises(ValueError, match="^bus_rate: "):
+        dynid.evaluate_izmp(rec, bus_rate=0)
+    with pytest.raises(ValueError, match="accelerometers"):
+        dynid.load_izmp_recording("kid_humanoid", data)
+    with pytest.raises(KeyError):
+        series["bogus"]
+
+
+def test_izmp_study_gives_the_commands_output(tmp_path):
+    """`dynid izmp study` from Python (2 steps per walk): the command's summary.json and report, and
+    setups A-E as the summary lists them."""
+    run_cli("izmp", "study", "walker", "--steps", "2", "--quiet", "--out", tmp_path / "cli")
+    r = dynid.izmp_study("walker", out=str(tmp_path / "py"), steps=2)
+    for name in ("summary.json", "report.html"):
+        assert (tmp_path / "py" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes(), name
+    cli = json.loads((tmp_path / "cli" / "summary.json").read_text())
+    assert r.summary == cli
+    for setups, key in ((r.level, "setups"), (r.slope, "slope_setups")):
+        assert [s["name"] for s in setups] == ["A", "B", "C", "D", "E"]
+        for s in setups:
+            entry = cli[key][s["name"]]
+            assert s["method"] == entry["method"] and s["acd_rate_hz"] == entry["acd_hz"]
+            for ours, theirs in (("relative_error_percent", "relative_error_percent"),
+                                 ("relative_error_percent_all", "relative_error_percent_all_single_support"),
+                                 ("physical_zmp_rms_mm", "physical_zmp_rms_mm")):
+                expected = np.nan if entry[theirs] is None else entry[theirs]  # JSON null: not finite
+                assert np.array_equal(s[ours], expected, equal_nan=True), (s["name"], ours)
+    assert "A" in r.table
+    with pytest.raises(ValueError, match="^steps: "):
+        dynid.izmp_study("walker", out=str(tmp_path / "bad"), steps=1)
+    with pytest.raises(ValueError, match="^differences: "):
+        dynid.izmp_study("walker", out=str(tmp_path / "bad"), differences="forward")
+    with pytest.raises(TypeError):
+        dynid.izmp_study("walker")  # out is required

@@ -3,9 +3,12 @@ from Python, against the command (`dynid simulate`, `dynid identify inertial`: t
 numbers), numpy's own CSV reader and least squares, and the regressor identities."""
 
 import csv
+import gc
 import json
+import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -158,6 +161,13 @@ def test_identification_errors_are_the_commands(squat, tmp_path):
         assert cli.returncode == 1 and str(e.value) in cli.stderr
     with pytest.raises(ValueError, match="^source: "):
         dynid.identify_inertial("kid_humanoid", str(squat), source="oracle")
+    # An unknown joint name: the command's message, named by the argument.
+    cli = run_cli("identify", "inertial", "kid_humanoid", squat, "--sensors", "contact", "--lock", "bogus=0.1",
+                  "--quiet", "--out", tmp_path / "bad", check=False)
+    for call in (dynid.identify_inertial, dynid.prepare_inertial_identification):
+        with pytest.raises(ValueError) as e:
+            call("kid_humanoid", str(squat), locks={"bogus": 0.1})
+        assert str(e.value).startswith("locks: ") and cli.stderr.strip() == "dynid: " + str(e.value)[len("locks: "):]
 
 
 def test_worked_example_runs_and_plots(tmp_path):
@@ -168,3 +178,50 @@ def test_worked_example_runs_and_plots(tmp_path):
     png = tmp_path / "base_force.png"
     assert png.exists() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "identified" in r.stdout
+
+
+def write_trc(path, stream):
+    """The data set's markers as a lab's TRC file (millimetres, tab separated, empty where missing)."""
+    names = list(dict.fromkeys(c.rsplit(".", 1)[0] for c in stream.channels))
+    values = 1e3 * np.column_stack([stream[f"{n}.{axis}"] for n in names for axis in "xyz"])
+    rate = 1.0 / np.median(np.diff(stream.time))
+    lines = [f"PathFileType\t4\t(X/Y/Z)\t{path.name}",
+             "DataRate\tCameraRate\tNumFrames\tNumMarkers\tUnits",
+             f"{rate:.6g}\t{rate:.6g}\t{len(stream)}\t{len(names)}\tmm",
+             "Frame#\tTime\t" + "\t\t\t".join(names),
+             "\t\t" + "\t".join(f"{a}{k + 1}" for k in range(len(names)) for a in "XYZ")]
+    for i, (t, row) in enumerate(zip(stream.time, values)):
+        lines.append(f"{i + 1}\t{t!r}\t" + "\t".join("" if np.isnan(x) else repr(x) for x in row))
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_a_lab_trial_where_the_data_set_is_expected(squat, tmp_path):
+    """A TRC (or C3D) file as `data`: imported for the run as the command does (DatasetOrMocapFile);
+    a TRC holds markers only, so --source mocap stops at the missing force plates, with the command's
+    message naming the user's file, not the temporary data set."""
+    trc = tmp_path / "squat.trc"
+    write_trc(trc, dynid.read_dataset(squat).read_stream("markers"))
+    cli = run_cli("identify", "inertial", "kid_humanoid", trc, "--source", "mocap", "--sensors", "contact", "--quiet",
+                  "--out", tmp_path / "cli", check=False)
+    assert cli.returncode == 1
+    message = cli.stderr.strip().removeprefix("dynid: ")
+    assert "force plates" in message and str(trc) in message and "dynid-imported" not in message
+    with pytest.raises((RuntimeError, ValueError)) as e:
+        dynid.identify_inertial("kid_humanoid", str(trc), source="mocap", sensors="contact")
+    assert str(e.value) == message
+    # Stage by stage: the imported data set lives as long as the problem; the plates are read by the
+    # estimate, whose error names the trial too.
+    before = set(Path(tempfile.gettempdir()).glob(f"dynid-imported-{os.getpid()}-*"))
+    problem = dynid.prepare_inertial_identification("kid_humanoid", str(trc), source="mocap", sensors="contact")
+    with pytest.raises((RuntimeError, ValueError)) as e:
+        dynid.estimate_inertial_parameters(problem)
+    assert str(e.value) == message
+    ours = set(Path(tempfile.gettempdir()).glob(f"dynid-imported-{os.getpid()}-*")) - before
+    assert len(ours) == 1 and (next(iter(ours)) / "markers.csv").exists()  # the import, kept with the problem
+    del problem
+    gc.collect()
+    assert not any(p.exists() for p in ours)  # ... and removed with it
+    # The same trial as the validation set.
+    with pytest.raises((RuntimeError, ValueError)) as e:
+        dynid.identify_inertial("kid_humanoid", str(squat), validate=str(trc), source="mocap", sensors="contact")
+    assert str(trc) in str(e.value) and "dynid-imported" not in str(e.value)

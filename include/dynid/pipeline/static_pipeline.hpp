@@ -68,6 +68,10 @@ struct StaticWindows {
   nlohmann::json description;  ///< summary.json's "windows": how they were found
 };
 
+/// Throws "DIR: the data set has no markers stream" (or plates; or encoders when `encoders`) unless
+/// the recording holds what the stages read: what run_static_identification checks first.
+void require_markers_and_plates(const LabRecording& recording, bool encoders);
+
 /// Stage 1: the held poses, detected where the markers and plates settle (WindowSource::Detect) or
 /// the data set's segments. Throws when fewer than two are found.
 StaticWindows find_static_windows(const LabRecording& recording, const StaticPipelineOptions& options);
