@@ -317,7 +317,7 @@ void SensorSource::Pass::records_through(long last) {
   for (long i = 0; i < m; ++i) {
     Record r;
     r.time = times[i];
-    r.qj = qj.col(i);
+    r.qj = qj.col(i).head(nj);  // the locked joints' channels follow
     r.tau = tau.col(i);
     if (vel) r.vj = vj.col(i);
     if (imu) {
