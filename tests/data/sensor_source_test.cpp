@@ -262,6 +262,40 @@ TEST(SensorSourceChunks, ChunkedSamplesAreTheWholeRecordingsSamples) {
   }
 }
 
+TEST(SensorSourceChunks, LockedJointsAreCheckedAndLeftOutInEveryChunk) {
+  // The walk's upper body is welded at its neutral pose: its elbows locked there, the robot without
+  // them (the encoders still have their channels, which the source checks and does not return).
+  const Robot robot = test::bundled_robot("kid_humanoid");
+  const DatasetInfo info = simulated_walk(robot, "walk_locked", 2);
+  const VectorX neutral = robot.model.neutral_configuration();
+  std::vector<JointLock> locks;
+  for (const char* joint : {"l_elbow", "r_elbow"})
+    locks.push_back(
+        {joint, neutral[robot.model.bodies[static_cast<std::size_t>(*robot.model.find_joint(joint))].idx_q]});
+  const Model locked = lock_joints(robot.model, locks);
+  SensorSourceOptions whole, chunked;
+  whole.chunk_s = 1e6;
+  chunked.chunk_s = 0.25;
+  SensorSource one(locked, *robot.sidecar, info, whole, {}, locks);
+  SensorSource pieces(locked, *robot.sidecar, info, chunked, {}, locks);
+  const std::vector<MotionSample> ref = all_samples(one), got = all_samples(pieces);
+  ASSERT_GT(ref.size(), 1000u);
+  EXPECT_EQ(ref[0].q.size(), locked.nq);
+  EXPECT_EQ(got[0].q.size(), locked.nq);
+  const auto d = relative_differences(got, ref);
+  EXPECT_LT(d[0], 1e-12);
+  EXPECT_LT(d[2], 2e-9);
+  // A lock the encoders contradict is named with its line, whichever chunk it is in.
+  locks[0].position -= 0.1;
+  try {
+    SensorSource s(lock_joints(robot.model, locks), *robot.sidecar, info, chunked, {}, locks);
+    ADD_FAILURE() << "a moved lock was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("locked joint 'l_elbow'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("line 2:"), std::string::npos) << e.what();
+  }
+}
+
 TEST_F(SensorSourceTest, RowReaderReadsWhatTheFileReaderReads) {
   const CsvStream whole = read_csv_stream(dir_ + "/imu.csv");
   CsvRowReader rows(dir_ + "/imu.csv");
