@@ -27,6 +27,49 @@ VectorX cad_parameter_scales(const Model& nominal, double fraction) {
   return s;
 }
 
+InformationBlockFold::InformationBlockFold(StreamingLeastSquares& total, double block_s, std::size_t max_blocks)
+    : total_(total), block_s_(block_s), max_blocks_(std::max<std::size_t>(2, max_blocks + max_blocks % 2)) {}
+
+void InformationBlockFold::add(const Eigen::Ref<const MatrixX>& A, const Eigen::Ref<const VectorX>& b,
+                               const Eigen::Ref<const VectorX>& weights, double time) {
+  if (!current_ || time - start_ >= block_s_) {
+    close();
+    current_.emplace(total_.num_parameters(), 256);
+    current_samples_ = 0;
+    start_ = time;
+  }
+  current_->add(A, b, weights);
+  ++current_samples_;
+}
+
+void InformationBlockFold::finish() { close(); }
+
+void InformationBlockFold::close() {
+  if (!current_) return;
+  total_.merge(*current_);
+  const MatrixX& R = current_->information_factor();
+  blocks_.push_back({R.transpose() * R, R.transpose() * current_->factor_rhs()});
+  samples_.push_back(current_samples_);
+  current_.reset();
+  if (blocks_.size() < max_blocks_ + 2) return;
+  // Neighbours merged in pairs (an even count: all blocks keep one length); new blocks twice as long.
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < blocks_.size(); i += 2, ++kept) {
+    InformationBlock merged = std::move(blocks_[i]);
+    long n = samples_[i];
+    if (i + 1 < blocks_.size()) {
+      merged.H += blocks_[i + 1].H;
+      merged.g += blocks_[i + 1].g;
+      n += samples_[i + 1];
+    }
+    blocks_[kept] = std::move(merged);
+    samples_[kept] = n;
+  }
+  blocks_.resize(kept);
+  samples_.resize(kept);
+  block_s_ *= 2.0;
+}
+
 CadPriorFit fit_with_cad_prior(const std::vector<InformationBlock>& blocks, const MatrixX& P, const VectorX& x0,
                                int max_iterations, double initial_data_scale) {
   if (blocks.size() < 2) throw std::runtime_error("the CAD prior's data weight needs at least 2 blocks of samples");

@@ -1,6 +1,7 @@
 #include "dynid/mocap/filtfilt.hpp"
 
 #include <Eigen/LU>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -50,24 +51,41 @@ Eigen::VectorXd lfilter_zi(const IirFilter& f) {
 
 Eigen::Index filtfilt_padlen(const IirFilter& f) { return 3 * std::max(f.a.size(), f.b.size()); }
 
-Eigen::VectorXd filtfilt(const IirFilter& f, const Eigen::VectorXd& x) {
+Eigen::VectorXd filtfilt(const IirFilter& f, const Eigen::VectorXd& x) { return filtfilt_piece(f, x, true, true); }
+
+Eigen::VectorXd filtfilt_piece(const IirFilter& f, const Eigen::VectorXd& x, bool starts, bool ends) {
   const Eigen::Index pad = filtfilt_padlen(f), n = x.size();
   if (n <= pad)
     throw std::invalid_argument("filtfilt: " + std::to_string(n) + " samples; more than " + std::to_string(pad) +
                                 " are needed for the edge padding");
   if (!x.allFinite()) throw std::invalid_argument("filtfilt: the signal has NaN or infinite samples");
-  // Odd extension: the signal reflected through its end points.
-  Eigen::VectorXd ext(n + 2 * pad);
-  for (Eigen::Index i = 0; i < pad; ++i) {
-    ext[i] = 2.0 * x[0] - x[pad - i];
-    ext[pad + n + i] = 2.0 * x[n - 1] - x[n - 2 - i];
-  }
-  ext.segment(pad, n) = x;
+  // Odd extension where the signal ends: the signal reflected through its end points.
+  const Eigen::Index left = starts ? pad : 0, right = ends ? pad : 0;
+  Eigen::VectorXd ext(n + left + right);
+  for (Eigen::Index i = 0; i < left; ++i) ext[i] = 2.0 * x[0] - x[pad - i];
+  for (Eigen::Index i = 0; i < right; ++i) ext[left + n + i] = 2.0 * x[n - 1] - x[n - 2 - i];
+  ext.segment(left, n) = x;
   const Eigen::VectorXd zi = lfilter_zi(f);
   const Eigen::VectorXd forward = lfilter(f, ext, zi * ext[0]);
   const Eigen::VectorXd reversed = forward.reverse();
   const Eigen::VectorXd backward = lfilter(f, reversed, zi * reversed[0]);
-  return backward.reverse().segment(pad, n);
+  return backward.reverse().segment(left, n);
+}
+
+Eigen::Index filtfilt_settling(const IirFilter& f, double tolerance) {
+  // The impulse response of a stable IIR filter decays geometrically (its slowest pole): computed
+  // over a horizon that doubles until its second half lies below the threshold.
+  const Eigen::Index pad = filtfilt_padlen(f);
+  for (Eigen::Index horizon = 1024; horizon <= (Eigen::Index{1} << 24); horizon *= 2) {
+    Eigen::VectorXd impulse = Eigen::VectorXd::Zero(horizon);
+    impulse[0] = 1.0;
+    const Eigen::VectorXd h = lfilter(f, impulse, Eigen::VectorXd::Zero(std::max(f.a.size(), f.b.size()) - 1));
+    const double threshold = tolerance * h.cwiseAbs().maxCoeff();
+    Eigen::Index last = horizon - 1;
+    while (last > 0 && std::abs(h[last]) <= threshold) --last;
+    if (last < horizon / 2) return std::max(last + 1, pad + 1);
+  }
+  throw std::invalid_argument("filtfilt_settling: the filter's impulse response does not decay (unstable filter?)");
 }
 
 Eigen::VectorXd filtfilt_with_gaps(const IirFilter& f, const Eigen::VectorXd& x) {

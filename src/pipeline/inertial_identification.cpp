@@ -643,20 +643,12 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
   // The CAD prior's weight comes from the scores of contiguous blocks of samples (not with residual
   // weighting: that already puts each equation group in units of its own residual).
   const bool cad_blocks = p.cad_prior && !residual_weighting;
-  std::vector<StreamingLeastSquares> blocks;
-  std::vector<long> block_samples;  // samples folded into each block
-  double block_start = 0.0;
+  InformationBlockFold blocks(ls, o.cad_prior_block_s);  // bounded: long recordings get longer blocks
   ResidualWeighting by_equation(residual_weighting ? np : 0);
   const long expected = std::max(1L, train->size_hint());
   auto fold = [&](const MatrixX& A_in, const VectorX& b_in, const VectorX& w_in, double t_in) {
     if (cad_blocks) {
-      if (blocks.empty() || t_in - block_start >= o.cad_prior_block_s) {
-        blocks.emplace_back(np, 256);
-        block_samples.push_back(0);
-        block_start = t_in;
-      }
-      blocks.back().add(A_in, b_in, w_in);
-      ++block_samples.back();
+      blocks.add(A_in, b_in, w_in, t_in);
     } else if (residual_weighting) {
       by_equation.add(A_in, b_in, w_in);
     } else {
@@ -757,6 +749,7 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
                           parallel->samples_out(), parallel->runs(),       parallel->standard_deviation_factor()};
   }
   if (e.samples == 0) throw std::runtime_error(o.data + ": no training samples");
+  if (cad_blocks) blocks.finish();
   const double prior = p.fixed_part ? std::max(p.prior, 1e-6) : p.prior;
   auto add_prior = [&](StreamingLeastSquares& data) {
     if (p.cad_prior) {
@@ -785,11 +778,10 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
                     : "projected " + std::to_string(g.equation + 1) + " of " + std::to_string(g.equations_per_sample);
     }
   } else if (cad_blocks) {
-    report_progress(o, 0.65, "CAD prior: the data's weight from " + std::to_string(blocks.size()) + " blocks");
-    std::vector<InformationBlock> information;
+    report_progress(o, 0.65, "CAD prior: the data's weight from " + std::to_string(blocks.blocks().size()) + " blocks");
+    std::vector<InformationBlock>& information = blocks.blocks();
     long folded = 0;
-    for (long n : block_samples) folded += n;
-    for (StreamingLeastSquares& block : blocks) ls.merge(block);
+    for (long n : blocks.samples()) folded += n;
     if (errors_in_variables) {
       // The bias is an expectation from the declared sensor noise. Where the data hold less noise
       // than declared (a better IMU than its datasheet class, or noise-free streams), taking all of
@@ -809,14 +801,9 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
       eiv_bias = L * (eig.eigenvectors() * capped.asDiagonal() * eig.eigenvectors().transpose()) * L.transpose();
       e.errors_in_variables = eiv_bias;
     }
-    for (std::size_t b = 0; b < blocks.size(); ++b) {
-      StreamingLeastSquares& block = blocks[b];
-      const MatrixX& R = block.information_factor();
-      information.push_back({R.transpose() * R, R.transpose() * block.factor_rhs()});
-      // The bias is a sum over samples; each block takes its samples' share.
-      if (errors_in_variables)
-        information.back().H -= eiv_bias * (static_cast<double>(block_samples[b]) / static_cast<double>(folded));
-    }
+    // The bias is a sum over samples; each block takes its samples' share.
+    for (std::size_t b = 0; b < information.size() && errors_in_variables; ++b)
+      information[b].H -= eiv_bias * (static_cast<double>(blocks.samples()[b]) / static_cast<double>(folded));
     if (o.learn_cad_prior_scale && !p.fixed_part) {
       report_progress(o, 0.67, "CAD prior: its scale per class of parameter from the data");
       LearnedCadPrior learned = fit_with_learned_cad_prior(information, p.base.K, cad_parameter_scales(model, 1.0),

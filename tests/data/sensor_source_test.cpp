@@ -1,13 +1,16 @@
 // The sensor path against the simulation's truth: on a noise-free squat of the kid-size humanoid,
 // the state and contact wrenches dynid rebuilds from encoders, gyro and foot F/T agree with the
 // truth stream; on a noisy walk the base acceleration from the accelerometer follows the truth
-// where leg kinematics cannot; the row reader agrees with the whole-file reader; bad streams are named.
+// where leg kinematics cannot; the row reader agrees with the whole-file reader; bad streams are named;
+// processed in chunks (bounded memory), the samples are those of the whole recording at once.
 
 #include "dynid/data/sensor_source.hpp"
 
 #include <gtest/gtest.h>
 
 #include <Eigen/Geometry>
+#include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -147,24 +150,150 @@ double base_acceleration_error(const Robot& robot, const DatasetInfo& info, cons
   return std::sqrt(e2 / static_cast<double>(count));
 }
 
+/// A walk of the kid-size humanoid with realistic sensors and the upper body locked: its data set.
+DatasetInfo simulated_walk(const Robot& robot, const std::string& name, int steps) {
+  ScenarioOptions sim;
+  sim.scenario = "walk";
+  sim.out_dir = test::fresh_dir("sensor_source", name);
+  sim.noise = NoiseLevel::Realistic;
+  sim.walk_steps = steps;
+  sim.lock_upper_body = true;
+  EXPECT_FALSE(run_scenario(robot, sim).fell);
+  return read_dataset_info(sim.out_dir);
+}
+
 TEST(SensorSourceWalk, BaseAccelerationFromTheAccelerometerFollowsTheTruth) {
   // Walking with realistic sensors. Stance-leg kinematics assume the anchor foot fixed, which the
   // filter window breaks around every touch-down; the accelerometer does not depend on it.
-  ScenarioOptions sim;
-  sim.scenario = "walk";
-  sim.out_dir = test::fresh_dir("sensor_source", "walk_realistic");
-  sim.noise = NoiseLevel::Realistic;
-  sim.walk_steps = 4;
-  sim.lock_upper_body = true;
   const Robot robot = test::bundled_robot("kid_humanoid");
-  ASSERT_FALSE(run_scenario(robot, sim).fell);
-  const DatasetInfo info = read_dataset_info(sim.out_dir);
+  const DatasetInfo info = simulated_walk(robot, "walk_realistic", 4);
   SensorSourceOptions kinematic, inertial;
   kinematic.use_accelerometer = false;
   const double from_kinematics = base_acceleration_error(robot, info, kinematic, "leg kinematics");
   const double from_accelerometer = base_acceleration_error(robot, info, inertial, "the accelerometer");
   EXPECT_LT(from_accelerometer, 0.05);  // BMI088-class noise and bias through a 10 Hz low-pass
   EXPECT_LT(from_accelerometer, 0.2 * from_kinematics);
+}
+
+/// Every sample of a source.
+std::vector<MotionSample> all_samples(MotionSource& source) {
+  std::vector<MotionSample> out;
+  MotionSample s;
+  while (source.next(s)) out.push_back(s);
+  return out;
+}
+
+/// Largest difference between two sample sequences per quantity (q, v, a, contact wrenches, joint
+/// torques), relative to the quantity's largest magnitude in `ref`.
+std::array<double, 5> relative_differences(const std::vector<MotionSample>& got, const std::vector<MotionSample>& ref) {
+  EXPECT_EQ(got.size(), ref.size());
+  const std::size_t n = std::min(got.size(), ref.size());
+  for (std::size_t k = 0; k < n; ++k) EXPECT_EQ(got[k].time, ref[k].time);
+  const auto compare = [&](auto get) {
+    double scale = 0.0, diff = 0.0;
+    for (std::size_t k = 0; k < n; ++k) {
+      const VectorX r = get(ref[k]), g = get(got[k]);
+      scale = std::max(scale, r.cwiseAbs().maxCoeff());
+      diff = std::max(diff, (g - r).cwiseAbs().maxCoeff());
+    }
+    return scale > 0.0 ? diff / scale : diff;  // a quantity the source leaves zero: absolute
+  };
+  const auto wrenches = [](const MotionSample& s) {
+    VectorX w(6 * static_cast<Eigen::Index>(s.contact_wrenches.size()));
+    for (std::size_t c = 0; c < s.contact_wrenches.size(); ++c)
+      w.segment<6>(6 * static_cast<Eigen::Index>(c)) << s.contact_wrenches[c].linear, s.contact_wrenches[c].angular;
+    return w;
+  };
+  const auto torques = [](const MotionSample& s) {
+    return VectorX(s.joint_torques.unaryExpr([](double x) { return std::isfinite(x) ? x : 0.0; }));
+  };
+  return {compare([](const MotionSample& s) { return s.q; }), compare([](const MotionSample& s) { return s.v; }),
+          compare([](const MotionSample& s) { return s.a; }), compare(wrenches), compare(torques)};
+}
+
+TEST(SensorSourceChunks, ChunkedSamplesAreTheWholeRecordingsSamples) {
+  // A walk with realistic sensors (low-pass, gyro and accelerometer biases, foot F/T, touch-downs):
+  // read in one chunk, every stream is filtered whole as before; in chunks, each piece is filtered
+  // with the filter's settling length of context. Chunk boundaries land on a touch-down (where the
+  // stance anchor changes) and, with short chunks, everywhere.
+  const Robot robot = test::bundled_robot("kid_humanoid");
+  const DatasetInfo info = simulated_walk(robot, "walk_chunks", 3);
+  const double rate = info.stream("encoders").rate_hz;
+  SensorSourceOptions whole;
+  whole.chunk_s = 1e6;
+  SensorSource one(robot.model, *robot.sidecar, info, whole);
+  const std::vector<MotionSample> ref = all_samples(one);
+  ASSERT_GT(ref.size(), 2000u);
+  // The touch-downs: a foot's normal force crossing a quarter of the weight (the anchor's rule).
+  const double weight = robot.model.total_mass() * robot.model.gravity.norm();
+  std::vector<std::size_t> touch_downs;
+  for (std::size_t k = 1; k < ref.size(); ++k)
+    for (std::size_t c = 0; c < ref[k].contact_wrenches.size(); ++c)
+      if (std::abs(ref[k - 1].contact_wrenches[c].linear.z()) < 0.25 * weight &&
+          std::abs(ref[k].contact_wrenches[c].linear.z()) >= 0.25 * weight)
+        touch_downs.push_back(k);
+  ASSERT_GE(touch_downs.size(), 2u);
+  // Encoder row of sample k: the first kept row (trim) plus k; chunks start at row 1.
+  const long first_row = std::max<long>(2, std::lround(SensorSourceOptions{}.trim_s * rate));
+  const long touch_row = first_row + static_cast<long>(touch_downs[1]);
+  for (const long chunk : {touch_row - 1, (touch_row - 1) / 3, 13L, 250L}) {
+    SensorSourceOptions o;
+    o.chunk_s = static_cast<double>(chunk) / rate;
+    SensorSource chunked(robot.model, *robot.sidecar, info, o);
+    EXPECT_EQ(chunked.size_hint(), one.size_hint());
+    const std::vector<MotionSample> got = all_samples(chunked);
+    const auto d = relative_differences(got, ref);
+    std::printf(
+        "chunks of %ld samples, largest relative difference from the whole recording's: q %.1e, v %.1e, "
+        "a %.1e, wrenches %.1e, joint torques %.1e\n",
+        chunk, d[0], d[1], d[2], d[3], d[4]);
+    // The filtered signals agree to the filter's round-off floor (~2e-14 of the range,
+    // tests/mocap/filtfilt_piece_test.cpp); their differences divide that by 2 dt (v) and dt^2 (a),
+    // against rates and accelerations a few and a few hundred times the joints' range.
+    EXPECT_LT(d[0], 1e-12) << chunk;
+    EXPECT_LT(d[1], 1e-10) << chunk;
+    EXPECT_LT(d[2], 2e-9) << chunk;
+    EXPECT_LT(d[3], 1e-12) << chunk;
+    EXPECT_LT(d[4], 1e-12) << chunk;
+    // A second pass (rewind) gives the same samples.
+    chunked.rewind();
+    const auto again = relative_differences(all_samples(chunked), got);
+    EXPECT_EQ(*std::max_element(again.begin(), again.end()), 0.0);
+  }
+}
+
+TEST(SensorSourceChunks, LockedJointsAreCheckedAndLeftOutInEveryChunk) {
+  // The walk's upper body is welded at its neutral pose: its elbows locked there, the robot without
+  // them (the encoders still have their channels, which the source checks and does not return).
+  const Robot robot = test::bundled_robot("kid_humanoid");
+  const DatasetInfo info = simulated_walk(robot, "walk_locked", 2);
+  const VectorX neutral = robot.model.neutral_configuration();
+  std::vector<JointLock> locks;
+  for (const char* joint : {"l_elbow", "r_elbow"})
+    locks.push_back(
+        {joint, neutral[robot.model.bodies[static_cast<std::size_t>(*robot.model.find_joint(joint))].idx_q]});
+  const Model locked = lock_joints(robot.model, locks);
+  SensorSourceOptions whole, chunked;
+  whole.chunk_s = 1e6;
+  chunked.chunk_s = 0.25;
+  SensorSource one(locked, *robot.sidecar, info, whole, {}, locks);
+  SensorSource pieces(locked, *robot.sidecar, info, chunked, {}, locks);
+  const std::vector<MotionSample> ref = all_samples(one), got = all_samples(pieces);
+  ASSERT_GT(ref.size(), 1000u);
+  EXPECT_EQ(ref[0].q.size(), locked.nq);
+  EXPECT_EQ(got[0].q.size(), locked.nq);
+  const auto d = relative_differences(got, ref);
+  EXPECT_LT(d[0], 1e-12);
+  EXPECT_LT(d[2], 2e-9);
+  // A lock the encoders contradict is named with its line, whichever chunk it is in.
+  locks[0].position -= 0.1;
+  try {
+    SensorSource s(lock_joints(robot.model, locks), *robot.sidecar, info, chunked, {}, locks);
+    ADD_FAILURE() << "a moved lock was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("locked joint 'l_elbow'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("line 2:"), std::string::npos) << e.what();
+  }
 }
 
 TEST_F(SensorSourceTest, RowReaderReadsWhatTheFileReaderReads) {

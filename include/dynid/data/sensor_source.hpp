@@ -29,10 +29,17 @@
 // contact wrenches.
 //
 // Every stream is resampled to the encoder times (linear interpolation after filtering). The first
-// and last `trim_s` seconds are dropped (filter edge transients). The samples are held in memory
-// (a few hundred bytes each); the estimation that consumes them is streaming.
+// and last `trim_s` seconds are dropped (filter edge transients).
+//
+// Memory: the streams are read and processed `chunk_s` seconds of encoder samples at a time, each
+// piece filtered with the filter's settling length of context on either side (filtfilt_piece), so a
+// pass holds a chunk's samples whatever the recording's length, and gives what filtering the whole
+// streams would give, to round-off (tests/data/sensor_source_test.cpp, chunked vs whole). The
+// constant IMU biases are means over the whole recording: the constructor makes one pass for them
+// (and to check every stream and count the samples), next() a second.
 
 #include <map>
+#include <memory>
 #include <string>
 
 #include "dynid/data/dataset_info.hpp"
@@ -84,27 +91,29 @@ struct SensorSourceOptions {
   double gyro_noise_density = 0.014 * 3.14159265358979323846 / 180.0;
   double accelerometer_noise_density = 175e-6 * 9.80665;
   int row_filter_order = 2;
+  /// Encoder samples processed at a time [s] (memory); the samples do not depend on it beyond round-off.
+  double chunk_s = 10.0;
 };
 
 class SensorSource : public MotionSource {
  public:
-  /// Reads and processes the streams. Throws naming the stream and channel when one is missing or
-  /// holds NaN where a value is needed.
+  /// Reads and processes the streams (a first pass). Throws naming the stream and channel when one
+  /// is missing or holds NaN where a value is needed.
   SensorSource(const Model& model, const RobotSidecar& sidecar, const DatasetInfo& dataset,
                const SensorSourceOptions& options = {}, TimeWindow window = {}, std::vector<JointLock> locks = {});
+  ~SensorSource() override;
   bool next(MotionSample& sample) override;
-  void rewind() override { cursor_ = 0; }
-  long size_hint() const override { return static_cast<long>(samples_.size()); }
+  void rewind() override;
+  long size_hint() const override { return size_; }
   std::string description() const override { return description_; }
   ForceNoise noise() const override { return noise_; }
 
  private:
-  /// The fixed-base path: filtered encoder positions `qj` (joints x samples) at `times`.
-  void fixed_base_samples(const Model& model, const RobotSidecar& sidecar, const DatasetInfo& dataset,
-                          const SensorSourceOptions& options, TimeWindow window, const Eigen::MatrixXd& qj,
-                          const Eigen::VectorXd& times, const Eigen::MatrixXd* logged_velocities);
-  std::vector<MotionSample> samples_;
+  struct Pass;  // the streams being read and the state of a pass over them (sensor_source.cpp)
+  std::unique_ptr<Pass> pass_;
+  std::vector<MotionSample> chunk_;  // the current chunk's samples
   std::size_t cursor_ = 0;
+  long size_ = 0;
   std::string description_;
   ForceNoise noise_;
 };

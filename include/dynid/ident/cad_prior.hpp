@@ -18,8 +18,10 @@
 // CAD model's.
 
 #include <array>
+#include <optional>
 #include <vector>
 
+#include "dynid/ident/streaming_least_squares.hpp"
 #include "dynid/model/model.hpp"
 
 namespace dynid {
@@ -33,6 +35,41 @@ VectorX cad_parameter_scales(const Model& nominal, double fraction = 0.3);
 struct InformationBlock {
   MatrixX H;
   VectorX g;
+};
+
+/// The training rows as contiguous blocks of samples for the fits below, in memory independent of
+/// the recording's length: each block's rows are folded on their own; when a block is complete it
+/// joins `total` (StreamingLeastSquares::merge, in order) and is kept as its InformationBlock only.
+/// At most `max_blocks` (even) are kept: at two more, neighbouring blocks are merged in pairs (their
+/// information adds: the pair as one block of twice the length) and later blocks are twice as long,
+/// so all blocks keep one length. Recordings of up to max_blocks + 1 blocks are blocked as they
+/// always were (512: 256 s of 0.5 s blocks).
+class InformationBlockFold {
+ public:
+  InformationBlockFold(StreamingLeastSquares& total, double block_s, std::size_t max_blocks = 512);
+  /// Rows of the sample at `time` [s] (increasing): a new block starts when the current one spans
+  /// the block length.
+  void add(const Eigen::Ref<const MatrixX>& A, const Eigen::Ref<const VectorX>& b,
+           const Eigen::Ref<const VectorX>& weights, double time);
+  /// Closes the last block (call once, after the last add).
+  void finish();
+  const std::vector<InformationBlock>& blocks() const { return blocks_; }
+  std::vector<InformationBlock>& blocks() { return blocks_; }
+  /// Samples in each block.
+  const std::vector<long>& samples() const { return samples_; }
+  /// Length of the blocks now being formed [s] (block_s doubled at each pairwise merge).
+  double block_s() const { return block_s_; }
+
+ private:
+  void close();
+  StreamingLeastSquares& total_;
+  double block_s_;
+  std::size_t max_blocks_;
+  std::optional<StreamingLeastSquares> current_;
+  long current_samples_ = 0;
+  double start_ = 0.0;
+  std::vector<InformationBlock> blocks_;
+  std::vector<long> samples_;
 };
 
 struct CadPriorFit {

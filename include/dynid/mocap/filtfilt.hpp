@@ -30,6 +30,19 @@ Eigen::Index filtfilt_padlen(const IirFilter& filter);
 /// (throws std::invalid_argument otherwise).
 Eigen::VectorXd filtfilt(const IirFilter& filter, const Eigen::VectorXd& x);
 
+/// filtfilt of one piece of a longer signal, for signals filtered a piece at a time (bounded memory).
+/// Where `starts` (`ends`), the piece begins (ends) where the signal does and is padded exactly as
+/// filtfilt pads it; elsewhere the pass starts at the steady state of the piece's edge sample, a
+/// wrong initial state whose effect decays as the filter's impulse response does. A piece that
+/// reaches filtfilt_settling(filter) samples beyond the samples wanted on each open side gives them
+/// as filtfilt of the whole signal would, to round-off (tests/mocap/filtfilt_piece_test.cpp). With both
+/// flags it is filtfilt (same requirements, same result).
+Eigen::VectorXd filtfilt_piece(const IirFilter& filter, const Eigen::VectorXd& x, bool starts, bool ends);
+
+/// Samples after which the impulse response of one pass of `filter` stays below `tolerance` times
+/// its peak: the overlap filtfilt_piece needs. At least filtfilt_padlen(filter) + 1.
+Eigen::Index filtfilt_settling(const IirFilter& filter, double tolerance = 1e-17);
+
 /// As filtfilt, run by run between NaN gaps (see above).
 Eigen::VectorXd filtfilt_with_gaps(const IirFilter& filter, const Eigen::VectorXd& x);
 
