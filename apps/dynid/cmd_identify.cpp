@@ -8,7 +8,7 @@
 //   [--coulomb-smoothing-velocity RAD_S]
 //   [--fix-mass-com URDF]
 //   [--cutoff HZ] [--no-lowpass] [--velocities differentiated|logged] [--no-imu-bias] [--gyro-noise D]
-//   [--accelerometer-noise D] [--parallel-filter HZ]
+//   [--accelerometer-noise D] [--imu-noise-from-data] [--parallel-filter HZ] [--parallel-filter-all-rows]
 //   [--time-offset STREAM=S ...]
 //   [--align-time] [--align-drift]
 //   [--wrenches auto|ft|plates] [--mocap-joints auto|encoders|markers] [--holdout FRACTION]
@@ -39,7 +39,7 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
     std::string prior = "auto";
     std::string prior_scale = "learned";
     bool quiet = false;
-    bool no_lowpass = false, no_imu_bias = false;
+    bool no_lowpass = false, no_imu_bias = false, imu_noise_from_data = false;
     std::vector<std::string> time_offsets;
     std::vector<std::string> friction_joints;
   };
@@ -159,6 +159,9 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
                   "Sensor path: the IMU accelerometer's white noise density [m/s^2/sqrt(Hz)] (default 1.72e-3, "
                   "BMI088 class; 0: not modelled)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--imu-noise-from-data", args->imu_noise_from_data,
+                "Sensor path: estimate the IMU's white noise densities from its stream's own second differences "
+                "instead of --gyro-noise / --accelerometer-noise (summary.json acceleration_noise)");
   cmd->add_option("--wrenches", o.sensor_options.wrenches, "Contact wrenches of the sensor path: auto | ft | plates")
       ->check(CLI::IsMember({"auto", "ft", "plates"}));
   cmd->add_option("--mocap-joints", args->mocap_joints,
@@ -200,6 +203,8 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
       if (args->cutoff_hz) opts.sensor_options.raw_when_noise_free = false;
       if (args->no_lowpass) opts.sensor_options.cutoff_hz = 0.0;
       if (args->no_imu_bias) opts.sensor_options.remove_imu_bias = false;
+      if (args->imu_noise_from_data)
+        opts.sensor_options.gyro_noise_density = opts.sensor_options.accelerometer_noise_density = -1.0;
       opts.sensor_options.logged_velocities = args->velocities == "logged";
       for (const std::string& text : args->time_offsets) {
         const std::size_t eq = text.find('=');

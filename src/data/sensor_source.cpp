@@ -9,7 +9,9 @@
 #include <stdexcept>
 
 #include "dynid/data/stream_resampling.hpp"
+#include "dynid/data/white_noise_estimate.hpp"
 #include "dynid/dynamics/kinematics.hpp"
+#include "dynid/io/csv_row_reader.hpp"
 #include "dynid/mocap/butterworth.hpp"
 #include "dynid/mocap/filtfilt.hpp"
 #include "dynid/spatial/explog.hpp"
@@ -484,6 +486,42 @@ MotionSample SensorSource::Pass::sample(long k) const {
   return s;
 }
 
+namespace {
+
+/// The IMU's white noise densities [rad/s/sqrt(Hz), m/s^2/sqrt(Hz)] from its first 200,000 samples
+/// (the root mean square over the three axes; the accelerometer's 0 when it is not recorded).
+std::pair<double, double> imu_noise_densities(const DatasetInfo& dataset, const std::string& imu, double rate_hz) {
+  CsvRowReader reader(dataset.stream("imu").file);
+  std::vector<int> columns;
+  for (const char* axis : {".gyro.x", ".gyro.y", ".gyro.z", ".acc.x", ".acc.y", ".acc.z"})
+    columns.push_back(reader.find_column(imu + axis));
+  const long most = 200000;
+  Eigen::MatrixXd values(6, most);
+  std::vector<double> row;
+  long n = 0;
+  while (n < most && reader.next(row)) {
+    for (int c = 0; c < 6; ++c)
+      values(c, n) = columns[c] >= 0 ? row[static_cast<std::size_t>(columns[c])] : std::nan("");
+    ++n;
+  }
+  double density[2] = {0.0, 0.0};
+  for (int sensor = 0; sensor < 2; ++sensor) {
+    double sum = 0.0;
+    int axes = 0;
+    for (int c = 3 * sensor; c < 3 * sensor + 3; ++c) {
+      const double sigma = white_noise_sigma(values.row(c).head(n).transpose());
+      if (std::isfinite(sigma)) {
+        sum += sigma * sigma;
+        ++axes;
+      }
+    }
+    density[sensor] = axes > 0 ? std::sqrt(sum / axes / rate_hz) : 0.0;
+  }
+  return {density[0], density[1]};
+}
+
+}  // namespace
+
 SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, const DatasetInfo& dataset,
                            const SensorSourceOptions& options_in, TimeWindow window, std::vector<JointLock> locks)
     : pass_(std::make_unique<Pass>(model, sidecar, dataset, options_in, window, std::move(locks))) {
@@ -498,22 +536,39 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
     noise_.force = 0.32;  // 0.25 N white plus 0.7 N quantization (0.2 N)
     noise_.moment = 0.05;
   }
-  // The gyro's and accelerometer's white noise (options: a datasheet's densities) through the
-  // low-pass, and for the angular acceleration through the difference of the rates: errors in the
-  // regressor's inputs, which the rows' weights count (ForceNoise::acceleration).
-  if (p.gyro && !dataset.stream("imu").noise_free &&
-      (options.gyro_noise_density > 0.0 || options.accelerometer_noise_density > 0.0)) {
+  // The gyro's and accelerometer's white noise through the low-pass, and for the angular
+  // acceleration through the difference of the rates: errors in the regressor's inputs, which the
+  // rows' weights count (ForceNoise::acceleration). The densities come from the options (a
+  // datasheet's) or, when those are negative, from the recording itself (data/white_noise_estimate.hpp).
+  if (p.gyro && !dataset.stream("imu").noise_free) {
     const double imu_rate = dataset.stream("imu").rate_hz;
-    const double gyro_sigma = options.gyro_noise_density * std::sqrt(imu_rate);
-    const double accel_sigma = options.accelerometer_noise_density * std::sqrt(imu_rate);
-    const auto declare = [&](const FilteredNoiseGain& gain, VectorX& acceleration, double& measured_gain) {
+    noise_.gyro_noise_density = options.gyro_noise_density;
+    noise_.accelerometer_noise_density = p.accel ? options.accelerometer_noise_density : 0.0;
+    if (noise_.gyro_noise_density < 0.0 || noise_.accelerometer_noise_density < 0.0) {
+      const auto [gyro_density, accel_density] = imu_noise_densities(dataset, sidecar.imu->name, imu_rate);
+      if (noise_.gyro_noise_density < 0.0) noise_.gyro_noise_density = gyro_density;
+      if (noise_.accelerometer_noise_density < 0.0) noise_.accelerometer_noise_density = accel_density;
+      noise_.imu_noise_from_data = true;
+    }
+  }
+  if (noise_.gyro_noise_density > 0.0 || noise_.accelerometer_noise_density > 0.0) {
+    const double imu_rate = dataset.stream("imu").rate_hz;
+    const double gyro_sigma = noise_.gyro_noise_density * std::sqrt(imu_rate);
+    const double accel_sigma = noise_.accelerometer_noise_density * std::sqrt(imu_rate);
+    // Sources: the gyro's noise about each axis, differentiated (the base's angular acceleration,
+    // and through the lever arm p of the IMU its linear one: a_base = a_imu - alpha x p - ..., so
+    // d a_base = p x d alpha), then the accelerometer's along each axis (isotropic: in base axes).
+    const auto declare = [&](const FilteredNoiseGain& gain, MatrixX& acceleration, double& measured_gain) {
       const double alpha_sigma = gyro_sigma * gain.rate;
       measured_gain = gain.value;
-      acceleration = VectorX::Zero(model.nv);
-      acceleration.segment<3>(3).setConstant(alpha_sigma);
-      if (p.accel)
-        acceleration.head<3>().setConstant(
-            std::hypot(accel_sigma * gain.value, alpha_sigma * p.base_imu.translation.norm()));
+      acceleration = MatrixX::Zero(model.nv, p.accel ? 6 : 3);
+      const Vector3 lever = p.base_imu.translation;
+      for (int j = 0; j < 3; ++j) {
+        const Vector3 axis = Vector3::Unit(j);
+        acceleration.col(j).head<3>() = alpha_sigma * lever.cross(axis);
+        acceleration.col(j).segment<3>(3) = alpha_sigma * axis;
+        if (p.accel) acceleration(j, 3 + j) = accel_sigma * gain.value;
+      }
     };
     const IirFilter signal = lowpass(options, imu_rate);
     declare(filtered_white_noise_gain(signal, imu_rate), noise_.acceleration, noise_.measured_gain);

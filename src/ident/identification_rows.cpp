@@ -15,24 +15,21 @@ IdentificationRows::IdentificationRows(const Model& model, const RobotSidecar& s
                                        SensorSet set, ForceNoise noise)
     : model_(model), base_(base), set_(std::move(set)), noise_(noise), data_(model), J_(6, model.nv) {
   for (const ContactSurface& c : sidecar.contacts) contacts_.push_back(model.frame_index(c.name));
-  if (noise_.acceleration.size() == model.nv)
-    for (int j = 0; j < model.nv; ++j)
-      if (noise_.acceleration[j] > 0.0) noise_sigma_index_.push_back(j);
+  for (const MatrixX* sources : {&noise_.acceleration, &noise_.row_filtered_acceleration})
+    if (sources->cols() > 0 && sources->rows() != model.nv)
+      throw std::invalid_argument("acceleration noise sources have " + std::to_string(sources->rows()) +
+                                  " coordinates, the model " + std::to_string(model.nv));
 }
 
 const std::vector<MatrixX>& IdentificationRows::acceleration_noise_rows() {
-  // Y(q, 0, a) is affine in a: its change per unit of a_j is Y(q, 0, e_j) - Y(q, 0, 0).
-  noise_rows_.resize(noise_sigma_index_.size());
+  // Y(q, 0, a) is affine in a: a source's change is Y(q, 0, d_c) - Y(q, 0, 0).
+  const MatrixX& D = acceleration_sources();
+  noise_rows_.resize(static_cast<std::size_t>(D.cols()));
   const VectorX zero = VectorX::Zero(model_.nv);
   const MatrixX Y0 = joint_torque_regressor(model_, data_, q_, zero, zero);
-  VectorX e = zero;
-  for (std::size_t i = 0; i < noise_sigma_index_.size(); ++i) {
-    const int j = noise_sigma_index_[i];
-    e.setZero();
-    e[j] = 1.0;
-    noise_rows_[i].noalias() =
-        acceleration_sigma()[j] * projector_ * (joint_torque_regressor(model_, data_, q_, zero, e) - Y0);
-  }
+  for (Eigen::Index c = 0; c < D.cols(); ++c)
+    noise_rows_[static_cast<std::size_t>(c)].noalias() =
+        projector_ * (joint_torque_regressor(model_, data_, q_, zero, D.col(c)) - Y0);
   return noise_rows_;
 }
 
@@ -133,14 +130,14 @@ void IdentificationRows::build(const MotionSample& s) {
   // filtered) is an error in the regressor's inputs: Y(q, v, a + da) pi = Y(q, v, a) pi + M(q) da,
   // so each row P Y pi carries P M da more, with M the model's (here: the nominal) mass matrix.
   // Rows the parallel filter will low-pass carry the noise its filter leaves.
-  row_filtered_ = fixed_projection_ && noise_.row_filtered_acceleration.size() == model_.nv;
+  row_filtered_ = fixed_projection_ && noise_.row_filtered_acceleration.cols() > 0;
   const double measured_gain = row_filtered_ ? noise_.row_filtered_measured_gain : noise_.measured_gain;
-  if (acceleration_sigma().size() == model_.nv && acceleration_sigma().any()) {
+  if (acceleration_sources().cols() > 0) {
     const MatrixX& M = crba(model_, data_, s.q);
     PM_.noalias() = p.projector * M;
-    // In the measured channels' per-sample units: both noises as the rows carry them.
-    row_variance_.noalias() +=
-        PM_.array().square().matrix() * (acceleration_sigma() / measured_gain).array().square().matrix();
+    // In the measured channels' per-sample units: both noises as the rows carry them; the sources
+    // are independent, each moves a row by (P M d_c)_i.
+    row_variance_ += ((PM_ * acceleration_sources()) / measured_gain).array().square().rowwise().sum().matrix();
   }
   w_ = (row_variance_.array() + 1e-300).inverse().matrix();
 }

@@ -60,8 +60,11 @@ void write_identification_report(const InertialIdentificationResult& r, const st
     report.paragraph(
         "IMU noise in the derived base accelerations, as it reaches the training equations: " +
         number(a.base_angular, "%.3g") + " rad/s^2 angular, " + number(a.base_linear, "%.3g") +
-        " m/s^2 linear (from the IMU's noise densities, --gyro-noise, --accelerometer-noise). It weights the "
-        "equations" +
+        " m/s^2 linear, from the IMU's white noise densities " + number(a.gyro_noise_density, "%.3g") +
+        " rad/s/sqrt(Hz) and " + number(a.accelerometer_noise_density, "%.3g") + " m/s^2/sqrt(Hz) (" +
+        (a.densities_from_data ? "estimated from the IMU stream's own second differences"
+                               : "as given, --gyro-noise, --accelerometer-noise") +
+        "). It weights the equations" +
         (a.bias_removed ? std::string(", and the bias it puts on the fit (it shrinks the inertias the base's "
                                       "acceleration multiplies) is taken off") +
                               (a.capped_directions > 0 ? " (in " + std::to_string(a.capped_directions) +

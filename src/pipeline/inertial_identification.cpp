@@ -674,8 +674,12 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
   MatrixX eiv_bias = MatrixX::Zero(errors_in_variables ? np : 0, errors_in_variables ? np : 0), B_unknowns;
   if (rows.has_acceleration_noise() && model.floating_base)
     e.acceleration_noise = InertialIdentificationResult::AccelerationNoiseUse{
-        train_noise.acceleration.head<3>().maxCoeff(), train_noise.acceleration.segment<3>(3).maxCoeff(),
-        errors_in_variables, 0};
+        .base_linear = train_noise.acceleration.topRows<3>().rowwise().norm().maxCoeff(),
+        .base_angular = train_noise.acceleration.middleRows<3>(3).rowwise().norm().maxCoeff(),
+        .gyro_noise_density = train_noise.gyro_noise_density,
+        .accelerometer_noise_density = train_noise.accelerometer_noise_density,
+        .densities_from_data = train_noise.imu_noise_from_data,
+        .bias_removed = errors_in_variables};
   MotionSample s;
   MatrixX A_all;
   VectorX b_free, unit_weights;
@@ -1324,11 +1328,15 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
                                     {"all_rows", o.parallel_filter_all_rows},
                                     {"standard_deviation_factor", r.parallel_filter->standard_deviation_factor}}
                              : json(nullptr);
-  j["acceleration_noise"] = r.acceleration_noise ? json{{"base_linear_m_s2", r.acceleration_noise->base_linear},
-                                                        {"base_angular_rad_s2", r.acceleration_noise->base_angular},
-                                                        {"bias_removed", r.acceleration_noise->bias_removed},
-                                                        {"capped_directions", r.acceleration_noise->capped_directions}}
-                                                 : json(nullptr);
+  j["acceleration_noise"] =
+      r.acceleration_noise ? json{{"base_linear_m_s2", r.acceleration_noise->base_linear},
+                                  {"base_angular_rad_s2", r.acceleration_noise->base_angular},
+                                  {"bias_removed", r.acceleration_noise->bias_removed},
+                                  {"capped_directions", r.acceleration_noise->capped_directions},
+                                  {"gyro_noise_density", r.acceleration_noise->gyro_noise_density},
+                                  {"accelerometer_noise_density", r.acceleration_noise->accelerometer_noise_density},
+                                  {"densities_from", r.acceleration_noise->densities_from_data ? "data" : "options"}}
+                           : json(nullptr);
   // Per stream: its clock against the encoders, as estimated (or given) and whether it was applied.
   json alignment = json::object();
   for (const auto& [stream, c] : r.time_alignment) {

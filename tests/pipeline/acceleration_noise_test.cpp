@@ -90,7 +90,11 @@ TEST(AccelerationNoise, ModelledGyroNoiseKeepsTheWholeBodyInertiaUnshrunk) {
   EXPECT_TRUE(modelled.acceleration_noise->bias_removed);
   EXPECT_FALSE(ignored.acceleration_noise);
   const double e_modelled = whole_body_inertia_error(modelled), e_ignored = whole_body_inertia_error(ignored);
-  std::printf("whole-body inertia, largest relative error: noise modelled %.3f, ignored %.3f\n", e_modelled, e_ignored);
+  std::printf(
+      "whole-body inertia, largest relative error: noise modelled %.3f, ignored %.3f (accelerometer density "
+      "%.3g m/s^2/sqrt(Hz), %s)\n",
+      e_modelled, e_ignored, modelled.acceleration_noise->accelerometer_noise_density,
+      modelled.acceleration_noise->densities_from_data ? "estimated" : "given");
   EXPECT_LT(e_modelled, 0.1);
   EXPECT_GT(e_ignored, 2.0 * e_modelled);
 }

@@ -85,9 +85,11 @@ struct SensorSourceOptions {
   /// The source does not apply it; it only says how much of its sensors' noise reaches the rows
   /// that filter passes (ForceNoise::row_filtered_acceleration).
   double row_filter_cutoff_hz = 0.0;
-  /// The base IMU's white noise densities (Bosch BMI088 datasheet, the simulated IMU's: 0.014
-  /// deg/s/sqrt(Hz), 175 ug/sqrt(Hz)) [rad/s/sqrt(Hz), m/s^2/sqrt(Hz)]; 0: not modelled. They say how
-  /// much noise the derived base accelerations carry (ForceNoise::acceleration).
+  /// The base IMU's white noise densities [rad/s/sqrt(Hz), m/s^2/sqrt(Hz)]: by default the Bosch
+  /// BMI088 datasheet's (the simulated IMU's), 0.014 deg/s/sqrt(Hz) and 175 ug/sqrt(Hz); 0: not
+  /// modelled; negative: estimated from the IMU stream's own second differences
+  /// (data/white_noise_estimate.hpp; `--imu-noise-from-data`). They say how much noise the derived
+  /// base accelerations carry (ForceNoise::acceleration).
   double gyro_noise_density = 0.014 * 3.14159265358979323846 / 180.0;
   double accelerometer_noise_density = 175e-6 * 9.80665;
   int row_filter_order = 2;

@@ -51,11 +51,12 @@ class IdentificationRows {
   /// accelerations, which varies with the configuration.
   const VectorX& structure_weights() const { return structure_weights_; }
   /// True when the source's accelerations carry noise (ForceNoise::acceleration).
-  bool has_acceleration_noise() const { return !noise_sigma_index_.empty(); }
-  /// For the last sample built, one matrix per noisy acceleration coordinate j: sigma_j P dY/da_j
-  /// (sigma_j after the rows' own filter when the parallel filter takes these rows)
-  /// (r x num_standard), the rows' change per unit of that acceleration's noise, so that the noise
-  /// adds E[dA^T W dA] = sum_j B_j^T W B_j to the normal equations (errors in variables).
+  bool has_acceleration_noise() const { return noise_.acceleration.cols() > 0; }
+  /// For the last sample built, one matrix per noise source c (ForceNoise::acceleration's columns
+  /// d_c, after the rows' own filter when the parallel filter takes these rows):
+  /// B_c = P (Y(q, 0, d_c) - Y(q, 0, 0)) (r x num_standard), the rows' change for one standard
+  /// deviation of that source, so that the noise adds E[dA^T W dA] = sum_c B_c^T W B_c to the
+  /// normal equations (errors in variables).
   const std::vector<MatrixX>& acceleration_noise_rows();
   const MatrixX& regressor() const { return Y_; }             ///< full Y (nv x num_standard)
   const MatrixX& projected_regressor() const { return PY_; }  ///< P Y (r x num_standard)
@@ -82,10 +83,9 @@ class IdentificationRows {
   Matrix6X J_;
   MatrixX Y_, PY_, A_, T_, PM_, projector_;
   VectorX q_;
-  std::vector<int> noise_sigma_index_;  ///< coordinates with acceleration noise
   std::vector<MatrixX> noise_rows_;
   bool row_filtered_ = false;  ///< the last sample's rows are what the parallel filter takes
-  const VectorX& acceleration_sigma() const {
+  const MatrixX& acceleration_sources() const {
     return row_filtered_ ? noise_.row_filtered_acceleration : noise_.acceleration;
   }
   VectorX b_, w_, f_, structure_weights_, row_variance_;

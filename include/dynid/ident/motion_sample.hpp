@@ -33,21 +33,26 @@ struct ForceNoise {
   double force = 0.125;   ///< contact force component [N]
   double moment = 0.003;  ///< contact moment component, about the contact frame origin [N m]
   double torque = 0.05;   ///< joint torque [N m]
-  /// Noise the data path leaves in each generalized acceleration (nv; empty: none), one standard
-  /// deviation as it reaches the identification's rows: a sensor's white noise through the source's
-  /// low-pass and its differences, e.g. the gyro's in the base's angular
-  /// acceleration [m/s^2 for linear, rad/s^2 for angular coordinates]. It is an error in the
-  /// regressor's own inputs: the rows' weights count it through the model's mass matrix, and the
-  /// fit removes the bias it puts on the normal equations (docs/identification.md).
-  VectorX acceleration;
+  /// Noise the data path leaves in the generalized accelerations, as independent sources: column c
+  /// (nv) is what one standard deviation of source c adds to them, as it reaches the
+  /// identification's rows through the source's low-pass and differences. E.g. the gyro's noise
+  /// about x, differentiated, moves the base's angular acceleration about x and, through the IMU's
+  /// lever arm, its linear acceleration [m/s^2, rad/s^2]. It is an error in the regressor's own
+  /// inputs: the rows' weights count it through the model's mass matrix, and the fit removes the
+  /// bias it puts on the normal equations (docs/identification.md). Empty: none.
+  MatrixX acceleration;
   /// What the same filters leave of white noise on a measured channel (force, moment, torque), per
   /// unit of its per-sample standard deviation above: the weights compare the acceleration noise in
   /// the rows with the measured channels' noise in the rows.
   double measured_gain = 1.0;
   /// The same two after the identification's own low-pass of its rows (the parallel filter), for the
   /// rows it filters (IdentificationRows::fixed_projection); empty: no such filter was declared.
-  VectorX row_filtered_acceleration;
+  MatrixX row_filtered_acceleration;
   double row_filtered_measured_gain = 1.0;
+  /// The IMU's white noise densities behind `acceleration` [rad/s/sqrt(Hz), m/s^2/sqrt(Hz)], and
+  /// whether they were estimated from the recording rather than given (for the summary).
+  double gyro_noise_density = 0.0, accelerometer_noise_density = 0.0;
+  bool imu_noise_from_data = false;
 };
 
 /// A pass over a recording, one sample at a time. Identification makes one pass per estimate, so a

@@ -258,6 +258,8 @@ struct InertialIdentificationResult {
   /// its bias off the normal equations (with the CAD prior), in how many directions capped.
   struct AccelerationNoiseUse {
     double base_linear = 0.0, base_angular = 0.0;
+    double gyro_noise_density = 0.0, accelerometer_noise_density = 0.0;  ///< [rad/s/sqrt(Hz)], [m/s^2/sqrt(Hz)]
+    bool densities_from_data = false;
     bool bias_removed = false;
     int capped_directions = 0;
   };
