@@ -49,11 +49,16 @@ void write_identification_report(const InertialIdentificationResult& r, const st
                    number(r.condition_number) + ".");
   if (r.parallel_filter)
     report.paragraph("Parallel filter (Gautier): both sides of the training equations low-passed at " +
-                     number(r.parallel_filter->cutoff_hz, "%.3g") + " Hz and every " +
-                     std::to_string(r.parallel_filter->decimation) + "th sample kept (" +
+                     number(r.parallel_filter->cutoff_hz, "%.3g") + " Hz and one sample in " +
+                     std::to_string(r.parallel_filter->decimation) + " kept (" +
                      std::to_string(r.parallel_filter->samples_out) + " of " +
-                     std::to_string(r.parallel_filter->samples_in) +
-                     "); the held-out residual RMS below are taken in the same band. The plots show the samples "
+                     std::to_string(r.parallel_filter->samples_in) + ")" +
+                     (r.parallel_filter->runs == r.parallel_filter->samples_in
+                          ? std::string(", but the rows' weights changed at every sample (measured contact wrenches, "
+                                        "IMU noise), so they were decimated, not filtered (--parallel-filter-all-rows "
+                                        "filters them)")
+                          : std::string()) +
+                     "; the held-out residual RMS below are taken in the same band. The plots show the samples "
                      "as the sensor path gives them.");
   if (r.acceleration_noise) {
     const auto& a = *r.acceleration_noise;

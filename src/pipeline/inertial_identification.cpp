@@ -660,8 +660,8 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
     parallel.emplace(source_sample_rate(o, p.train_set), o.parallel_filter, fold);
     report_progress(o, 0.05,
                     "parallel filter: both sides of the equations low-passed at " +
-                        format_fixed(o.parallel_filter.cutoff_hz, 1) + " Hz, every " +
-                        std::to_string(parallel->decimation()) + "th sample kept");
+                        format_fixed(o.parallel_filter.cutoff_hz, 1) + " Hz, one sample in " +
+                        std::to_string(parallel->decimation()) + " kept");
   }
   // Errors in variables: noise in the accelerations the data path derived (ForceNoise::acceleration)
   // adds E[dA^T W dA] to the normal equations, which pulls the estimate toward zero along the
