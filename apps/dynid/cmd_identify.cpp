@@ -38,6 +38,7 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
     std::string velocities = "differentiated";
     std::string prior = "auto";
     std::string prior_scale = "learned";
+    std::string prior_frame = "origin";
     bool quiet = false;
     bool no_lowpass = false, no_imu_bias = false, imu_noise_from_data = false;
     std::vector<std::string> time_offsets;
@@ -80,6 +81,13 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
                   "With --prior auto: learned (default): the CAD prior's scale per class of parameter (mass, first "
                   "moment, diagonal inertia, products of inertia) from the data; or a number: one fraction of each "
                   "body's own scale for all (0.3 before dynid learned it)");
+  cmd->add_option("--prior-frame", args->prior_frame,
+                  "With --prior auto: origin (default): the CAD prior on the standard parameters (first moments, "
+                  "inertia about the body origin) independently; com: on each body's mass, centre of mass and "
+                  "inertia about the COM, so the inertia about the joint moves with the mass as the parallel-axis "
+                  "theorem says (the demo's; better with a clean data path such as --parallel-filter, worse where "
+                  "the data bias masses or COMs: docs/identification.md)")
+      ->check(CLI::IsMember({"com", "origin"}));
   cmd->add_option("--weighting", o.weighting,
                   "Row weights: sensors (their noise) | residual (each equation also by its own residual, Gautier)")
       ->check(CLI::IsMember({"sensors", "residual"}));
@@ -198,6 +206,8 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
         opts.learn_cad_prior_scale = false;
         opts.cad_prior_fraction = fraction;
       }
+      opts.cad_prior_coordinates =
+          args->prior_frame == "origin" ? CadPriorCoordinates::Origin : CadPriorCoordinates::Com;
       if (args->cutoff_hz) opts.sensor_options.cutoff_hz = opts.mocap_options.cutoff_hz = *args->cutoff_hz;
       // An explicit cut-off is used even on data declared noise-free.
       if (args->cutoff_hz) opts.sensor_options.raw_when_noise_free = false;

@@ -8,7 +8,9 @@
 
 namespace dynid {
 
-VectorX cad_parameter_scales(const Model& nominal, double fraction) {
+const char* to_string(CadPriorCoordinates c) { return c == CadPriorCoordinates::Com ? "com" : "origin"; }
+
+VectorX cad_parameter_scales(const Model& nominal, double fraction, CadPriorCoordinates coordinates) {
   const int nb = nominal.num_moving_bodies();
   double mean_mass = 0.0;
   for (int b = 1; b <= nb; ++b) mean_mass += nominal.bodies[static_cast<std::size_t>(b)].inertia.mass;
@@ -21,10 +23,33 @@ VectorX cad_parameter_scales(const Model& nominal, double fraction) {
     const double L = std::max({in.com().norm(), gyration, 0.02});
     const Eigen::Index k = 10 * (b - 1);
     s[k] = fraction * m;
-    s.segment<3>(k + 1).setConstant(fraction * m * L);
+    // The COM in lengths, or the first moments in mass x length (a massless body has no COM).
+    const bool com = coordinates == CadPriorCoordinates::Com && in.mass > 0.0;
+    s.segment<3>(k + 1).setConstant(com ? fraction * L : fraction * m * L);
     s.segment<6>(k + 4).setConstant(fraction * m * L * L);
   }
   return s;
+}
+
+MatrixX cad_prior_jacobian(const Model& nominal, CadPriorCoordinates coordinates) {
+  const int nb = nominal.num_moving_bodies();
+  MatrixX J = MatrixX::Identity(10 * nb, 10 * nb);
+  if (coordinates == CadPriorCoordinates::Origin) return J;
+  for (int b = 1; b <= nb; ++b) {
+    const Inertia& in = nominal.bodies[static_cast<std::size_t>(b)].inertia;
+    const double m = in.mass;
+    if (!(m > 0.0)) continue;
+    const Vector3 c = in.com();
+    const double x = c.x(), y = c.y(), z = c.z();
+    // pi = (m, m c, I_com + m (|c|^2 E - c c^T)), inertia entries in the order xx xy yy xz yz zz;
+    // the inertia about the COM enters one to one (the identity's lower right block).
+    auto B = J.block<10, 10>(10 * (b - 1), 10 * (b - 1));
+    B.col(0) << 1, x, y, z, y * y + z * z, -x * y, x * x + z * z, -x * z, -y * z, x * x + y * y;
+    B.col(1) << 0, m, 0, 0, 0, -m * y, 2 * m * x, -m * z, 0, 2 * m * x;
+    B.col(2) << 0, 0, m, 0, 2 * m * y, -m * x, 0, 0, -m * z, 2 * m * y;
+    B.col(3) << 0, 0, 0, m, 2 * m * z, 0, 2 * m * z, -m * x, -m * y, 0;
+  }
+  return J;
 }
 
 InformationBlockFold::InformationBlockFold(StreamingLeastSquares& total, double block_s, std::size_t max_blocks)
@@ -167,11 +192,11 @@ MatrixX prior_information_for(const MatrixX& K, const VectorX& scales, Eigen::In
 }  // namespace
 
 LearnedCadPrior fit_with_learned_cad_prior(const std::vector<InformationBlock>& blocks, const MatrixX& K,
-                                           const VectorX& unit_scales, const VectorX& pi_nominal,
+                                           const VectorX& unit_scales, const VectorX& x_nominal,
                                            Eigen::Index num_offsets, double initial_fraction, int max_iterations) {
   const Eigen::Index nx = K.rows(), n = K.cols(), np = num_offsets + nx;
   VectorX x0 = VectorX::Zero(np);
-  x0.tail(nx) = K * pi_nominal;
+  x0.tail(nx) = x_nominal;
   LearnedCadPrior out;
   out.fraction.fill(initial_fraction);
   std::array<int, kCadParameterClasses> members{};
@@ -182,8 +207,8 @@ LearnedCadPrior fit_with_learned_cad_prior(const std::vector<InformationBlock>& 
       out.scales[i] = out.fraction[static_cast<std::size_t>(cad_parameter_class(i))] * unit_scales[i];
     out.prior_information = prior_information_for(K, out.scales, num_offsets);
     out.fit = fit_with_cad_prior(blocks, out.prior_information, x0, 30, out.iterations > 1 ? out.fit.data_scale : 1.0);
-    // E-step: the standard parameters given x are N(pi_0 + G (x - x_0), S - G K S), G = S K^T (K S K^T)^-1;
-    // with x ~ N(x_hat, Sigma) their second moments about pi_0 are (G d)^2 + diag(S - G K S + G Sigma G^T).
+    // E-step: the prior coordinates given x are N(G (x - x_0), S - G K S), G = S K^T (K S K^T)^-1;
+    // with x ~ N(x_hat, Sigma) their second moments are (G d)^2 + diag(S - G K S + G Sigma G^T).
     const VectorX S = out.scales.array().square();
     const MatrixX SKt = S.asDiagonal() * K.transpose();
     const MatrixX G = (K * SKt).ldlt().solve(SKt.transpose()).transpose();

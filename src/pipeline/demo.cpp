@@ -62,12 +62,15 @@ InertialDemo run_inertial_demo(const DemoOptions& o) {
   // the 10 Hz signal filter alone on six seeds of this walk).
   options.sensor_options.cutoff_hz = 20.0;
   options.parallel_filter.cutoff_hz = 3.0;
+  // The prior on each body's mass, COM and inertia about the COM: with the parallel filter's clean
+  // data path the inertias about the joints follow the masses and COMs the walk determines.
+  options.cad_prior_coordinates = CadPriorCoordinates::Com;
   options.validate = bend.out_dir;
   options.truth_urdf = walk.out_dir + "/truth.urdf";
   options.out_dir = o.out_dir + "/kid_inertial";
   announce(o, "identify inertial kid_humanoid " + options.data +
-                  " --sensors contact --consistent --cutoff 20 --parallel-filter 3 --validate " + options.validate +
-                  " -> " + options.out_dir);
+                  " --sensors contact --consistent --cutoff 20 --parallel-filter 3 --prior-frame com --validate " +
+                  options.validate + " -> " + options.out_dir);
   options.progress = progress(o);
   demo.identification = run_inertial_identification(options);
   demo.report = std::filesystem::absolute(options.out_dir + "/report.html").string();

@@ -22,6 +22,14 @@ std::string learned_prior_sentence(const InertialIdentificationResult& r) {
   if (!r.cad_prior_fractions) return "";
   const auto& f = *r.cad_prior_fractions;
   auto pct = [&](CadParameterClass c) { return number(100.0 * f[static_cast<std::size_t>(c)], "%.2g") + " %"; };
+  if (r.cad_prior_coordinates == CadPriorCoordinates::Com)
+    return "The prior's width was learned from the data, per class of parameter, as a fraction of each body's own "
+           "scale: masses " +
+           pct(CadParameterClass::Mass) + ", centres of mass " + pct(CadParameterClass::FirstMoment) +
+           " of the body's size, inertia about the COM " + pct(CadParameterClass::DiagonalInertia) +
+           " (diagonal) and " + pct(CadParameterClass::ProductOfInertia) +
+           " (products) (at most 30 %); the inertia about each joint moves with the mass and the COM "
+           "(parallel-axis theorem). ";
   return "The prior's width was learned from the data, per class of parameter, as a fraction of each body's own "
          "scale: masses " +
          pct(CadParameterClass::Mass) + ", first moments " + pct(CadParameterClass::FirstMoment) +

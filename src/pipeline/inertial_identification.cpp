@@ -583,8 +583,11 @@ InertialProblem prepare_inertial_identification(const InertialIdentificationOpti
   add_friction_unknowns(p);
   p.unknown_names.insert(p.unknown_names.end(), names.begin(), names.end());
   if (p.cad_prior) {
-    // N(nominal, S) on the standard parameters; on base parameters N(K pi_0, K S K^T).
-    p.cad_scales = cad_parameter_scales(model, o.cad_prior_fraction);
+    // N(0, D) on the prior coordinates' change dp, pi = pi_0 + J dp; on base parameters
+    // N(K pi_0, K J D J^T K^T). Two-phase mode keeps masses and COMs: its prior is on the others.
+    p.cad_coordinates = p.fixed_part ? CadPriorCoordinates::Origin : o.cad_prior_coordinates;
+    p.cad_jacobian = cad_prior_jacobian(model, p.cad_coordinates);
+    p.cad_scales = cad_parameter_scales(model, o.cad_prior_fraction, p.cad_coordinates);
     const int np = p.num_offsets + nx;
     p.prior_information = MatrixX::Zero(np, np);
     p.prior_mean = VectorX::Zero(np);
@@ -595,7 +598,8 @@ InertialProblem prepare_inertial_identification(const InertialIdentificationOpti
         p.prior_information(p.num_offsets + k, p.num_offsets + k) = 1.0 / (sd * sd);
       }
     } else {
-      const MatrixX covariance = base.K * p.cad_scales.array().square().matrix().asDiagonal() * base.K.transpose();
+      const MatrixX KJ = base.K * p.cad_jacobian;
+      const MatrixX covariance = KJ * p.cad_scales.array().square().matrix().asDiagonal() * KJ.transpose();
       p.prior_information.bottomRightCorner(nx, nx) = covariance.ldlt().solve(MatrixX::Identity(nx, nx));
     }
   }
@@ -810,8 +814,9 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
       information[b].H -= eiv_bias * (static_cast<double>(blocks.samples()[b]) / static_cast<double>(folded));
     if (o.learn_cad_prior_scale && !p.fixed_part) {
       report_progress(o, 0.67, "CAD prior: its scale per class of parameter from the data");
-      LearnedCadPrior learned = fit_with_learned_cad_prior(information, p.base.K, cad_parameter_scales(model, 1.0),
-                                                           p.pi_nominal, p.num_offsets, o.cad_prior_fraction);
+      LearnedCadPrior learned = fit_with_learned_cad_prior(information, p.base.K * p.cad_jacobian,
+                                                           cad_parameter_scales(model, 1.0, p.cad_coordinates),
+                                                           p.x_nominal, p.num_offsets, o.cad_prior_fraction);
       e.cad_prior = std::move(learned.fit);
       e.cad_scales = std::move(learned.scales);
       e.prior_information = std::move(learned.prior_information);
@@ -895,6 +900,7 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
   if (e.cad_prior) {
     r.cad_data_scale = e.cad_prior->data_scale;
     r.cad_prior_fractions = e.cad_prior_fractions;
+    r.cad_prior_coordinates = p.cad_coordinates;
     r.prior_std = e.cad_prior->prior_variance.tail(nx).cwiseSqrt();
     r.determination = determination(*e.cad_prior).tail(nx);
   }
@@ -954,8 +960,9 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
       r.base_values = K * r.standard_parameters;
     } else if (p.cad_prior) {
       // The CAD prior's most likely standard parameters with these base parameters:
-      // pi_0 + S K^T (K S K^T)^-1 (x - K pi_0), each body moved on its own scale.
-      const MatrixX SKt = e.cad_scales.array().square().matrix().asDiagonal() * K.transpose();
+      // pi_0 + S K^T (K S K^T)^-1 (x - K pi_0), S = J D J^T, each body moved on its own scale.
+      const MatrixX& J = p.cad_jacobian;
+      const MatrixX SKt = J * (e.cad_scales.array().square().matrix().asDiagonal() * (K * J).transpose());
       r.standard_parameters = pi_nominal + SKt * (K * SKt).ldlt().solve(r.base_values - K * pi_nominal);
     } else {
       r.standard_parameters =
@@ -1366,6 +1373,7 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
     j["prior"] = "cad";
     const DeterminationCounts counts = count_determination(r.determination);
     j["cad_prior"] = {{"fraction", o.cad_prior_fraction},
+                      {"coordinates", to_string(p.cad_coordinates)},
                       {"block_s", o.cad_prior_block_s},
                       {"data_scale", r.cad_data_scale ? json(*r.cad_data_scale) : json(nullptr)},
                       {"determined_by_motion", counts.determined},

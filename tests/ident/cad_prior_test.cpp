@@ -8,6 +8,8 @@
 
 #include <random>
 
+#include "support/test_models.hpp"
+
 namespace dynid {
 namespace {
 
@@ -49,6 +51,47 @@ TEST(CadPrior, ClassesFollowPinocchioOrder) {
   for (Eigen::Index k : {5, 7, 8}) EXPECT_EQ(cad_parameter_class(k), CadParameterClass::ProductOfInertia);
 }
 
+TEST(CadPrior, ComCoordinatesJacobianIsTheStandardParametersDerivative) {
+  // J = d pi / d (m, c, inertia about the COM) against central differences of Inertia::from_com, a
+  // second formulation (the parallel-axis theorem as the spatial module applies it), on every body
+  // of the kid humanoid; identity for Origin.
+  const Model model = test::bundled_robot("kid_humanoid").model;
+  const MatrixX J = cad_prior_jacobian(model, CadPriorCoordinates::Com);
+  ASSERT_EQ(J.rows(), 10 * model.num_moving_bodies());
+  EXPECT_TRUE(cad_prior_jacobian(model, CadPriorCoordinates::Origin).isIdentity(0.0));
+  auto standard = [](const Vector10& p) {
+    Matrix3 I;
+    I << p[4], p[5], p[7], p[5], p[6], p[8], p[7], p[8], p[9];
+    return Inertia::from_com(p[0], p.segment<3>(1), I).to_parameters();
+  };
+  double worst = 0.0;
+  for (int b = 1; b <= model.num_moving_bodies(); ++b) {
+    const Inertia& in = model.bodies[static_cast<std::size_t>(b)].inertia;
+    if (!(in.mass > 0.0)) continue;
+    const Matrix3 Ic = in.inertia_com();
+    Vector10 p;
+    p << in.mass, in.com(), Ic(0, 0), Ic(0, 1), Ic(1, 1), Ic(0, 2), Ic(1, 2), Ic(2, 2);
+    ASSERT_LT((standard(p) - in.to_parameters()).norm(), 1e-12 * (1.0 + in.to_parameters().norm()));
+    for (int k = 0; k < 10; ++k) {
+      const double h = 1e-6 * std::max(1e-3, std::abs(p[k]));
+      Vector10 up = p, down = p;
+      up[k] += h;
+      down[k] -= h;
+      const Vector10 fd = (standard(up) - standard(down)) / (2.0 * h);
+      const Vector10 col = J.block<10, 1>(10 * (b - 1), 10 * (b - 1) + k);
+      worst = std::max(worst, (fd - col).norm() / std::max(1.0, fd.norm()));
+    }
+  }
+  EXPECT_LT(worst, 1e-7);
+  // The COM coordinates' scales: the COM in lengths (a 1 kg body's first-moment scale over its mass).
+  const VectorX origin = cad_parameter_scales(model, 0.3, CadPriorCoordinates::Origin);
+  const VectorX com = cad_parameter_scales(model, 0.3, CadPriorCoordinates::Com);
+  const double m1 = model.bodies[1].inertia.mass;
+  EXPECT_NEAR(com[1], origin[1] / m1, 1e-12 * origin[1] / m1);
+  EXPECT_EQ(com[0], origin[0]);
+  EXPECT_EQ(com[4], origin[4]);
+}
+
 TEST(CadPrior, DataScaleIsTheNoiseOverItsNominalSigmaSquared) {
   // Noise three times what the weights say: c = 9 (the blocks' scores, not the residual, find it).
   const DrawnFromThePrior problem({0.3, 0.3, 0.3, 0.3}, 3.0, 1);
@@ -64,7 +107,7 @@ TEST(CadPrior, LearnsEachClassScaleTheParametersWereDrawnWith) {
   const std::array<double, kCadParameterClasses> truth{0.2, 0.05, 0.1, 0.01};
   const DrawnFromThePrior problem(truth, 1.0, 2);
   const LearnedCadPrior learned =
-      fit_with_learned_cad_prior(problem.blocks, problem.K, problem.unit_scales, problem.pi_nominal, 0);
+      fit_with_learned_cad_prior(problem.blocks, problem.K, problem.unit_scales, problem.K * problem.pi_nominal, 0);
   EXPECT_TRUE(learned.converged);
   for (std::size_t c = 0; c < kCadParameterClasses; ++c)
     EXPECT_NEAR(learned.fraction[c], truth[c], 0.25 * truth[c]) << to_string(static_cast<CadParameterClass>(c));
@@ -76,12 +119,13 @@ TEST(CadPrior, ClassesTheDataDoNotSeeKeepTheInitialScaleAndADataErrorCannotLoose
   // Only the masses excited: the other classes have nothing to learn from and stay at 0.3.
   const DrawnFromThePrior silent({0.2, 0.05, 0.1, 0.01}, 1.0, 3, true);
   const LearnedCadPrior a =
-      fit_with_learned_cad_prior(silent.blocks, silent.K, silent.unit_scales, silent.pi_nominal, 0);
+      fit_with_learned_cad_prior(silent.blocks, silent.K, silent.unit_scales, silent.K * silent.pi_nominal, 0);
   EXPECT_NEAR(a.fraction[0], 0.2, 0.05);
   for (std::size_t c = 1; c < kCadParameterClasses; ++c) EXPECT_NEAR(a.fraction[c], 0.3, 1e-3);
   // CAD errors of twice the initial scale: the data ask for 0.6, the ceiling holds 0.3.
   const DrawnFromThePrior loose({0.6, 0.6, 0.6, 0.6}, 1.0, 4);
-  const LearnedCadPrior b = fit_with_learned_cad_prior(loose.blocks, loose.K, loose.unit_scales, loose.pi_nominal, 0);
+  const LearnedCadPrior b =
+      fit_with_learned_cad_prior(loose.blocks, loose.K, loose.unit_scales, loose.K * loose.pi_nominal, 0);
   for (std::size_t c = 0; c < kCadParameterClasses; ++c) {
     EXPECT_NEAR(b.fraction[c], 0.3, 1e-12);
     EXPECT_NEAR(b.wanted_fraction[c], 0.6, 0.2);

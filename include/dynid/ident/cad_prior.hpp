@@ -1,11 +1,17 @@
 #pragma once
 // What the data do not determine stays at CAD (docs/identification.md, "The CAD prior").
 //
-// A CAD model is wrong by kilograms, not by orders of magnitude: each standard parameter of the
-// nominal model gets a prior standard deviation on its own physical scale, for a body of nominal
-// mass m, size L (the larger of its COM offset and its radius of gyration, at least 2 cm):
-//   mass m: f m;   first moments m c: f m L;   inertia entries about the body origin: f m L^2
-// with f = 0.3 by default. The prior on base parameters x = K pi is then N(K pi_0, K S K^T).
+// A CAD model is wrong by kilograms, not by orders of magnitude: each body's physical parameters
+// get a prior standard deviation on their own scale, for a body of nominal mass m, size L (the
+// larger of its COM offset and its radius of gyration, at least 2 cm), with f = 0.3 by default:
+//   mass: f m;   centre of mass c: f L per axis;   inertia about the COM, each entry: f m L^2
+// (CadPriorCoordinates::Com, the default). These are independent: CAD misses point-like masses and
+// misplaces COMs. The standard parameters pi = (m, m c, inertia about the body origin) then move
+// together, as any real change of a body moves them (the parallel-axis theorem: a link heavier by
+// dm at its COM is heavier about its joint by dm |c|^2), pi - pi_0 = J dp with J = d pi / d p at
+// the nominal body (cad_prior_jacobian), and the prior on the base parameters x = K pi is
+// N(K pi_0, K J D J^T K^T). CadPriorCoordinates::Origin puts the same kind of scales on the standard
+// parameters themselves (first moments f m L, inertia about the body origin f m L^2), independent.
 //
 // The data's weight against it is estimated from the data (empirical Bayes): the rows are weighted
 // by their sensors' noise, but on a real robot (and in a realistic simulation) an equation's error
@@ -26,10 +32,25 @@
 
 namespace dynid {
 
-/// Prior standard deviation of each standard parameter (10 per moving body, Pinocchio order) of a
-/// CAD model, `fraction` of the body's own scale (above). Bodies without mass get the scales of a
-/// body of 1 % of the model's mean body mass.
-VectorX cad_parameter_scales(const Model& nominal, double fraction = 0.3);
+/// Where the CAD prior's standard deviations are independent (above).
+enum class CadPriorCoordinates {
+  Com,    ///< per body: mass, centre of mass, inertia about the COM (10 per body, p below)
+  Origin  ///< the standard parameters: mass, first moments, inertia about the body origin
+};
+const char* to_string(CadPriorCoordinates c);
+
+/// Prior standard deviation of each prior coordinate (10 per moving body) of a CAD model,
+/// `fraction` of the body's own scale (above). Origin: the standard parameters in Pinocchio order.
+/// Com: m [kg], c [m] in the body frame, inertia about the COM [kg m^2] (Ixx Ixy Iyy Ixz Iyz Izz).
+/// Bodies without mass get the Origin scales of a body of 1 % of the model's mean body mass in
+/// either coordinates (a COM is undefined without mass).
+VectorX cad_parameter_scales(const Model& nominal, double fraction = 0.3,
+                             CadPriorCoordinates coordinates = CadPriorCoordinates::Origin);
+
+/// J = d pi / d p at the nominal model (10 x 10 blocks on the diagonal, one per moving body): the
+/// standard parameters' change per unit change of the prior coordinates. Identity for Origin, and
+/// for massless bodies.
+MatrixX cad_prior_jacobian(const Model& nominal, CadPriorCoordinates coordinates);
 
 /// Information A^T W A and A^T W b of a contiguous stretch of samples.
 struct InformationBlock {
@@ -100,24 +121,26 @@ CadParameterClass cad_parameter_class(Eigen::Index i);
 const char* to_string(CadParameterClass c);
 
 /// The CAD prior with its scale learned from the data, one fraction per class (hierarchical
-/// empirical Bayes): the standard parameters pi ~ N(pi_0, diag(f_class^2 s^2)) with s the unit
-/// scales (cad_parameter_scales(nominal, 1)), the unknowns [offsets without prior; x = K pi]. Each
-/// outer step fits with fit_with_cad_prior, then sets f_class^2 to the class mean of
-/// E[(pi_i - pi_0,i)^2] / s_i^2 under the posterior (EM), kept within [0.001, initial], until the
-/// fractions settle.
+/// empirical Bayes): the prior coordinates' change from CAD dp ~ N(0, diag(f_class^2 s^2)) with s
+/// the unit scales (cad_parameter_scales(nominal, 1, coordinates)), the base parameters
+/// x = x_nominal + K dp (K: the base parameters' map times cad_prior_jacobian), the unknowns
+/// [offsets without prior; x]. Each outer step fits with fit_with_cad_prior, then sets f_class^2 to
+/// the class mean of E[dp_i^2] / s_i^2 under the posterior (EM), kept within [0.001, initial],
+/// until the fractions settle. The classes follow the coordinates (cad_parameter_class): with Com
+/// coordinates the second class is the COM's position, the last two the inertia about the COM.
 struct LearnedCadPrior {
   CadPriorFit fit;
   std::array<double, kCadParameterClasses> fraction{};  ///< learned f per class
   /// What the data asked for in the last step before the ceiling (the initial fraction): above it,
   /// errors of the data that their noise model does not explain.
   std::array<double, kCadParameterClasses> wanted_fraction{};
-  VectorX scales;             ///< the learned prior standard deviation of each standard parameter
+  VectorX scales;             ///< the learned prior standard deviation of each prior coordinate
   MatrixX prior_information;  ///< on the unknowns (zero rows and columns for the offsets)
   int iterations = 0;
   bool converged = false;
 };
 LearnedCadPrior fit_with_learned_cad_prior(const std::vector<InformationBlock>& blocks, const MatrixX& K,
-                                           const VectorX& unit_scales, const VectorX& pi_nominal,
+                                           const VectorX& unit_scales, const VectorX& x_nominal,
                                            Eigen::Index num_offsets, double initial_fraction = 0.3,
                                            int max_iterations = 200);
 

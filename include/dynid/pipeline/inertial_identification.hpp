@@ -68,6 +68,11 @@ struct InertialIdentificationOptions {
   /// parameter (mass, first moment, diagonal inertia, products of inertia).
   double cad_prior_fraction = 0.3;
   bool learn_cad_prior_scale = true;
+  /// Where the CAD prior's standard deviations are independent (`--prior-frame origin|com`): the
+  /// standard parameters (the default), or each body's mass, COM and inertia about the COM (the
+  /// demo's: better where the data path is clean, worse where it biases masses or COMs,
+  /// docs/identification.md, "Why the COM frame").
+  CadPriorCoordinates cad_prior_coordinates = CadPriorCoordinates::Origin;
   /// Length of the contiguous blocks of training samples whose scores estimate the data's weight [s].
   double cad_prior_block_s = 0.5;
   /// Row weights: "sensors" (1 / sigma^2 of the measured forces' noise) or "residual" (those, each
@@ -253,6 +258,7 @@ struct InertialIdentificationResult {
   UnexplainedResidual unexplained;
   /// With a learned CAD prior scale: the fraction of each class (ident/cad_prior.hpp).
   std::optional<std::array<double, kCadParameterClasses>> cad_prior_fractions;
+  CadPriorCoordinates cad_prior_coordinates = CadPriorCoordinates::Origin;  ///< where the fractions apply
   /// Noise in the accelerations the data path derived (the IMU's through its filters), as it reaches
   /// the rows: the base's linear [m/s^2] and angular [rad/s^2] acceleration, and whether the fit took
   /// its bias off the normal equations (with the CAD prior), in how many directions capped.
@@ -318,9 +324,13 @@ struct InertialProblem {
   std::vector<std::string> unknown_names;  ///< offsets, then the inertial unknowns
   double prior = 0.0;                      ///< the isotropic prior weight used (not with the CAD prior)
   bool cad_prior = false;                  ///< the CAD prior with its weight from the data
-  VectorX cad_scales;                      ///< its standard deviation of each standard parameter
-  MatrixX prior_information;               ///< its information on the unknowns (zero for offsets)
-  VectorX prior_mean;                      ///< its mean (zero for offsets)
+  /// Where its standard deviations are independent: the options', Origin in two-phase mode (the
+  /// masses and COMs are kept there).
+  CadPriorCoordinates cad_coordinates = CadPriorCoordinates::Origin;
+  MatrixX cad_jacobian;       ///< d pi / d (prior coordinates) at the nominal model
+  VectorX cad_scales;         ///< its standard deviation of each prior coordinate
+  MatrixX prior_information;  ///< its information on the unknowns (zero for offsets)
+  VectorX prior_mean;         ///< its mean (zero for offsets)
 
   const RobotSidecar& sidecar() const { return *robot.sidecar; }
   int num_inertial_unknowns() const { return fixed_part ? static_cast<int>(free_params.size()) : base.num_base(); }
