@@ -66,8 +66,8 @@ InertialIdentificationOptions identification_options(
     const std::string& model, const std::string& data, const std::string& sensors, const std::string& source,
     const std::string& validate, double holdout, const std::string& truth, const std::map<std::string, double>& locks,
     bool lock_upper_body, bool consistent, py::handle prior, const std::string& weighting, bool torque_offsets,
-    bool torque_gains, bool fixed_base, const std::string& friction, bool armature, py::handle cutoff,
-    bool align_time) {
+    bool torque_gains, bool fixed_base, const std::string& friction, bool armature, py::handle cutoff, bool align_time,
+    bool align_drift, const std::map<std::string, std::string>& friction_joints, const std::string& validation_window) {
   // The checks the command line's option parser makes before the library sees the values.
   if (source != "sensors" && source != "mocap" && source != "truth")
     throw py::value_error("source: 'sensors', 'mocap' or 'truth', not '" + source + "'");
@@ -106,6 +106,9 @@ InertialIdentificationOptions identification_options(
     o.sensor_options.raw_when_noise_free = false;
   }
   o.align_time = align_time;
+  o.align_drift = align_drift;
+  o.friction_joints = friction_joints;
+  o.validation_window = validation_window;
   return o;
 }
 
@@ -146,11 +149,13 @@ directory (docs/data-format.md), or a lab's C3D/TRC trial (imported for this run
 does; with source="mocap"); validate: the same. Keyword options, as `dynid identify inertial`'s
 flags (docs/identification.md): sensors ("full" | "contact" | "joints" | "minimal" |
 comma-separated names), source ("sensors" | "mocap" | "truth"), validate (default the last
-`holdout` of data), truth (true URDF of a simulation), locks ({joint: position}), lock_upper_body,
+`holdout` of data; or validation_window: "FROM:TO" [s] or a segment's label, as --validate-window), truth (true URDF of a simulation), locks ({joint: position}), lock_upper_body,
 consistent, prior (None = auto: the CAD prior; or a weight), weighting ("sensors" | "residual"),
 torque_offsets, torque_gains (one gain per joint torque sensor the set uses; needs measured contact
-wrenches), fixed_base, friction ("viscous,coulomb,offset" subset), armature, cutoff [Hz],
-align_time.)";
+wrenches), fixed_base, friction ("viscous,coulomb,offset" subset), armature, friction_joints
+({joint: terms}, as --friction-joint JOINT=TERMS: that joint's terms instead of friction/armature;
+"none" for no term), cutoff [Hz], align_time, align_drift (with align_time: each stream's clock
+drift too, as --align-drift).)";
 
 }  // namespace
 
@@ -300,10 +305,12 @@ torque joints and their measured / nominal / identified torques (samples x joint
          const std::string& validate, double holdout, const std::string& truth,
          const std::map<std::string, double>& locks, bool lock_upper_body, bool consistent, py::handle prior,
          const std::string& weighting, bool torque_offsets, bool torque_gains, bool fixed_base,
-         const std::string& friction, bool armature, py::handle cutoff, bool align_time) {
-        InertialIdentificationOptions o = identification_options(
-            model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
-            weighting, torque_offsets, torque_gains, fixed_base, friction, armature, cutoff, align_time);
+         const std::string& friction, bool armature, py::handle cutoff, bool align_time, bool align_drift,
+         const std::map<std::string, std::string>& friction_joints, const std::string& validation_window) {
+        InertialIdentificationOptions o =
+            identification_options(model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body,
+                                   consistent, prior, weighting, torque_offsets, torque_gains, fixed_base, friction,
+                                   armature, cutoff, align_time, align_drift, friction_joints, validation_window);
         py::gil_scoped_release release;
         // A lab's C3D or TRC trial where a data set is expected: imported, kept as long as the problem.
         auto imported = std::make_shared<ImportedProblem>(o.data, o.validate);
@@ -318,7 +325,8 @@ torque joints and their measured / nominal / identified torques (samples x joint
       py::arg("consistent") = false, py::arg("prior") = py::none(), py::arg("weighting") = "sensors",
       py::arg("torque_offsets") = false, py::arg("torque_gains") = false, py::arg("fixed_base") = false,
       py::arg("friction") = "", py::arg("armature") = false, py::arg("cutoff") = py::none(),
-      py::arg("align_time") = false,
+      py::arg("align_time") = false, py::arg("align_drift") = false,
+      py::arg("friction_joints") = std::map<std::string, std::string>{}, py::arg("validation_window") = "",
       (std::string("Stage 1 of `dynid identify inertial`: loads and checks everything the estimate needs.\n") +
        kOptionsDoc)
           .c_str());
@@ -385,10 +393,12 @@ torque joints and their measured / nominal / identified torques (samples x joint
          const std::string& sensors, const std::string& source, const std::string& validate, double holdout,
          const std::string& truth, const std::map<std::string, double>& locks, bool lock_upper_body, bool consistent,
          py::handle prior, const std::string& weighting, bool torque_offsets, bool torque_gains, bool fixed_base,
-         const std::string& friction, bool armature, py::handle cutoff, bool align_time) {
-        InertialIdentificationOptions o = identification_options(
-            model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
-            weighting, torque_offsets, torque_gains, fixed_base, friction, armature, cutoff, align_time);
+         const std::string& friction, bool armature, py::handle cutoff, bool align_time, bool align_drift,
+         const std::map<std::string, std::string>& friction_joints, const std::string& validation_window) {
+        InertialIdentificationOptions o =
+            identification_options(model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body,
+                                   consistent, prior, weighting, torque_offsets, torque_gains, fixed_base, friction,
+                                   armature, cutoff, align_time, align_drift, friction_joints, validation_window);
         py::gil_scoped_release release;
         // A lab's C3D or TRC trial where a data set is expected: imported for this run.
         const ImportedProblem imported(o.data, o.validate);
@@ -408,7 +418,8 @@ torque joints and their measured / nominal / identified torques (samples x joint
       py::arg("consistent") = false, py::arg("prior") = py::none(), py::arg("weighting") = "sensors",
       py::arg("torque_offsets") = false, py::arg("torque_gains") = false, py::arg("fixed_base") = false,
       py::arg("friction") = "", py::arg("armature") = false, py::arg("cutoff") = py::none(),
-      py::arg("align_time") = false,
+      py::arg("align_time") = false, py::arg("align_drift") = false,
+      py::arg("friction_joints") = std::map<std::string, std::string>{}, py::arg("validation_window") = "",
       (std::string("All the stages, as `dynid identify inertial MODEL DATA --out OUT` runs them (writes only with "
                    "out; an existing out is replaced only if it holds an earlier output of the command).\n") +
        kOptionsDoc)

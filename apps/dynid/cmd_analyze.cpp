@@ -30,7 +30,7 @@ void register_analyze(CLI::App& app, Action& action) {
   struct Args {
     std::string model, rows = "all";
     std::vector<std::string> locks;
-    bool json = false;
+    bool json = false, fixed_base = false;
     BaseParameterOptions options;
   };
   auto args = std::make_shared<Args>();
@@ -41,6 +41,7 @@ void register_analyze(CLI::App& app, Action& action) {
   cmd->add_option("--lock", args->locks, "Hold a joint at a position: JOINT=VALUE (rad or m); repeatable")
       ->allow_extra_args(false);
   cmd->add_flag("--json", args->json, "Print JSON (docs/base-parameters.md)");
+  add_fixed_base_flag(*cmd, args->fixed_base);
   cmd->add_option("--samples", args->options.num_samples, "Random states stacked (default: 4 rows per parameter)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--seed", args->options.seed, "Seed of the random states");
@@ -48,7 +49,7 @@ void register_analyze(CLI::App& app, Action& action) {
       ->check(CLI::Range(1e-15, 0.1));
   cmd->callback([&action, args] {
     action = [args] {
-      const Robot robot = load_robot(args->model);
+      const Robot robot = load_robot(args->model, model_read_options(args->fixed_base));
       std::vector<JointLock> locks;
       for (const std::string& text : args->locks) locks.push_back(parse_joint_lock(text));
       const Model model = locks.empty() ? robot.model : lock_joints(robot.model, locks);
@@ -74,7 +75,7 @@ void register_analyze(CLI::App& app, Action& action) {
       "sensors", "Minimal force-sensor sets for whole-body identification, per contact state (paper 004)");
   struct SensorArgs {
     std::string model, data;
-    bool minimal = true, json = false;
+    bool minimal = true, json = false, fixed_base = false;
     int configurations = 3;
     unsigned seed = 1;
   };
@@ -88,6 +89,7 @@ void register_analyze(CLI::App& app, Action& action) {
                     "The inclusion-minimal sensor sets of every contact state and one smallest set for all (the "
                     "analysis this command runs)");
   sensors->add_flag("--json", sensor_args->json, "Print JSON (docs/identification.md)");
+  add_fixed_base_flag(*sensors, sensor_args->fixed_base);
   sensors
       ->add_option("--configurations", sensor_args->configurations,
                    "Random configurations each state must be identifiable at")
@@ -95,7 +97,7 @@ void register_analyze(CLI::App& app, Action& action) {
   sensors->add_option("--seed", sensor_args->seed, "Seed of the random configurations");
   sensors->callback([&action, sensor_args] {
     action = [sensor_args] {
-      const Robot robot = load_robot(sensor_args->model);
+      const Robot robot = load_robot(sensor_args->model, model_read_options(sensor_args->fixed_base));
       if (!robot.sidecar) throw std::runtime_error(robot.urdf_path + " has no sidecar: its contacts are unknown");
       std::vector<ContactState> states;
       std::vector<std::vector<TimeSegment>> spans;  // per state, with DATA: the segments in it

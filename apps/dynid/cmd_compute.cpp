@@ -1,4 +1,4 @@
-// dynid compute MODEL --state STATE.json --quantity rnea|regressor|com|mass-matrix [--json]
+// dynid compute MODEL --state STATE.json --quantity rnea|regressor|com|mass-matrix [--json] [--fixed-base]
 
 #include <iomanip>
 #include <iostream>
@@ -13,7 +13,7 @@ void register_compute(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand("compute", "Evaluate dynamics at one state: rnea, regressor, com or mass-matrix");
   struct Args {
     std::string model, state, quantity;
-    bool json = false;
+    bool json = false, fixed_base = false;
   };
   auto args = std::make_shared<Args>();
   cmd->add_option("MODEL", args->model, "URDF or MJCF file, or bundled robot name")->required();
@@ -22,9 +22,10 @@ void register_compute(CLI::App& app, Action& action) {
       ->required()
       ->check(CLI::IsMember({"rnea", "regressor", "com", "mass-matrix"}));
   cmd->add_flag("--json", args->json, "Print JSON {rows, cols, values}");
+  add_fixed_base_flag(*cmd, args->fixed_base);
   cmd->callback([&action, args] {
     action = [args] {
-      Robot robot = load_robot(args->model);
+      Robot robot = load_robot(args->model, model_read_options(args->fixed_base));
       const RobotState state = read_state_json_file(robot.model, args->state);
       const QuantityTable t = compute_quantity(robot.model, state, args->quantity);
       if (args->json) {

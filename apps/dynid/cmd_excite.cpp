@@ -23,7 +23,7 @@ void register_excite(CLI::App& app, Action& action) {
     std::string model, out;
     std::vector<std::string> locks;
     double sample_rate = 100.0;
-    bool quiet = false;
+    bool quiet = false, fixed_base = false;
     ExcitationOptions options;
   };
   auto args = std::make_shared<Args>();
@@ -52,9 +52,10 @@ void register_excite(CLI::App& app, Action& action) {
       ->check(CLI::Range(1.0, 10000.0));
   cmd->add_option("--seed", o.seed, "Seed of the random starts and the base-parameter states")->default_val(1);
   cmd->add_flag("--quiet", args->quiet, "No progress output");
+  add_fixed_base_flag(*cmd, args->fixed_base);
   cmd->callback([&action, args] {
     action = [args] {
-      const Robot robot = load_robot(args->model);
+      const Robot robot = load_robot(args->model, model_read_options(args->fixed_base));
       ExcitationOptions options = args->options;
       for (const std::string& text : args->locks) options.locks.push_back(parse_joint_lock(text));
       if (!args->quiet)

@@ -2,7 +2,8 @@
 // subcommand registers itself with one line in register_identify.
 //
 // dynid identify inertial MODEL DATA --sensors SET --out DIR [--source sensors|mocap|truth] [--truth URDF]
-//   [--validate DATA] [--lock JOINT=VALUE ...] [--consistent] [--prior WEIGHT] [--weighting sensors|residual]
+//   [--validate DATA | --validate-split F | --validate-window FROM:TO|SEGMENT] [--lock JOINT=VALUE ...] [--consistent]
+//   [--prior WEIGHT] [--weighting sensors|residual]
 //   [--fixed-base] [--torque-offsets] [--torque-gains] [--friction viscous,coulomb,offset] [--armature]
 //   [--friction-joint JOINT=TERMS ...]
 //   [--coulomb-smoothing-velocity RAD_S]
@@ -61,8 +62,12 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
       ->default_val("sensors");
   cmd->add_option("--truth", o.truth_urdf, "True URDF: report the error of the identified base parameters");
   cmd->add_option("--validate", o.validate, "Data set for validation (default: the last 30 % of DATA)");
-  cmd->add_option("--holdout", o.holdout_fraction, "Held-out share of DATA when --validate is not given")
+  cmd->add_option("--holdout,--validate-split", o.holdout_fraction,
+                  "Held-out share at the end of DATA when --validate is not given (default 0.3)")
       ->check(CLI::Range(0.01, 0.99));
+  cmd->add_option("--validate-window", o.validation_window,
+                  "Hold out this window of DATA instead: FROM:TO [s, the data set's time] or the label of one of "
+                  "its segments (dataset.json); the fit uses the rest, before and after it");
   cmd->add_option("--lock", args->locks, "Hold a joint at a position: JOINT=VALUE (rad or m); repeatable");
   cmd->add_flag("--lock-upper-body", o.lock_upper_body,
                 "Lock every joint off the legs at its neutral value (data of simulate --lock-upper-body)");

@@ -19,12 +19,13 @@ namespace {
 struct IdentifyActuatorArgs {
   std::string model, out;
   ActuatorIdentificationOptions options;
+  bool fixed_base = false;
 };
 
 int run(IdentifyActuatorArgs a) {
   a.options.progress = progress_line();
   StagedDirectory out(a.out, "identify actuator");  // a kill -9 leaves the previous output or none
-  const Robot robot = load_robot(a.model);
+  const Robot robot = load_robot(a.model, model_read_options(a.fixed_base));
   const ActuatorIdentificationResult r = run_actuator_identification(robot, a.options);
   write_actuator_identification(r, out.path());
   out.commit();
@@ -53,6 +54,7 @@ void add_identify_actuator(CLI::App& identify, Action& action) {
   cmd->add_option("MODEL", a->model, "Fixed-base URDF or bundled robot (servo_bench) with an actuators entry")
       ->required();
   cmd->add_option("--joint", a->options.joint, "The servo's joint")->required();
+  add_fixed_base_flag(*cmd, a->fixed_base);
   cmd->add_option("--reference", a->options.reference,
                   "Reference trajectory CSV (time,position; default: the built-in walking + kick reference)");
   cmd->add_option("--iterations", a->options.iterations, "At most this many ILC trials (default 15)")

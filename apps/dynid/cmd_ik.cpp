@@ -18,10 +18,11 @@ namespace {
 struct IkArgs {
   std::string model, input, out;
   int calibrate_frames = 0;
+  bool fixed_base = false;
 };
 
 int run_ik(const IkArgs& a) {
-  const Robot robot = load_robot(a.model);
+  const Robot robot = load_robot(a.model, model_read_options(a.fixed_base));
   const Model& model = robot.model;
   // A data set directory brings its encoders (a third start after a gap); a file only markers.
   std::optional<LabRecording> recording;
@@ -55,6 +56,7 @@ void register_ik(CLI::App& app, Action& action) {
   ik->add_option("--calibrate-frames", args->calibrate_frames,
                  "Calibrate the marker offsets on the first N frames (a neutral static trial) first")
       ->check(CLI::NonNegativeNumber);
+  add_fixed_base_flag(*ik, args->fixed_base);
   ik->callback([&action, args] { action = [args] { return run_ik(*args); }; });
 }
 

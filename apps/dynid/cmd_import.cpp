@@ -1,12 +1,15 @@
 // dynid import log LOG --map MAP.yaml --model MODEL --out DIR [--from S] [--to S]: a robot
 // controller's own log (CSV or whitespace text) as a dynid data set (docs/data-format.md).
 // dynid import c3d TRIALS... [--model MODEL] [--labels MAP.yaml] [--robot-log LOG --map MAP.yaml
-// [--robot-log-offset S...]] --out DIR: a lab's motion-capture trials, with the robot's own log.
+// [--robot-log-offset S...] [--robot-log-drift PPM|estimate]] [--fixed-base] --out DIR: a lab's motion-capture trials,
+// with the robot's own log.
 
 #include <iostream>
 #include <limits>
 #include <memory>
 #include <optional>
+#include <stdexcept>
+#include <string>
 
 #include "commands.hpp"
 #include "dynid/io/log_import.hpp"
@@ -34,12 +37,10 @@ void register_import(CLI::App& app, Action& action) {
   log->add_option("--out", args->out, "Output data set directory (written as a whole)")->required();
   log->add_option("--from", args->from, "Start of the time window [s, log time] (overrides the map's window)");
   log->add_option("--to", args->to, "End of the time window [s, log time]");
-  log->add_flag("--fixed-base", args->fixed_base, "Fix the model's root whatever the URDF says (an arm)");
+  add_fixed_base_flag(*log, args->fixed_base);
   log->callback([&action, args] {
     action = [args] {
-      UrdfReadOptions ro;
-      if (args->fixed_base) ro.floating_base = false;
-      const Robot robot = load_robot(args->model, ro);
+      const Robot robot = load_robot(args->model, model_read_options(args->fixed_base));
       LogImportOptions o;
       o.log_path = args->log;
       o.map_path = args->map;
@@ -61,6 +62,8 @@ void register_import(CLI::App& app, Action& action) {
     double cop_threshold = 20.0;
     std::vector<std::string> robot_logs;
     std::vector<double> offsets;
+    std::string drift;
+    bool fixed_base = false;
   };
   auto c3d_args = std::make_shared<C3dArgs>();
   c3d->add_option("TRIALS", c3d_args->trials, "One or more .c3d (or .trc) trials, laid end to end")->required();
@@ -77,11 +80,16 @@ void register_import(CLI::App& app, Action& action) {
   c3d->add_option("--robot-log-offset", c3d_args->offsets,
                   "The log's time [s] at each trial's first frame, one per trial (default: estimated by matching "
                   "the encoders to the markers' inverse kinematics)");
+  c3d->add_option("--robot-log-drift", c3d_args->drift,
+                  "The robot clock's rate error against the lab's [ppm]: log time = offset + (1 + ppm 1e-6) trial "
+                  "time; or 'estimate': the offset and drift of each trial from windows of its markers' inverse "
+                  "kinematics (default 0)");
+  add_fixed_base_flag(*c3d, c3d_args->fixed_base);
   c3d->add_option("--out", c3d_args->out, "Output data set directory (written as a whole)")->required();
   c3d->callback([&action, c3d_args] {
     action = [c3d_args] {
       std::optional<Robot> robot;
-      if (!c3d_args->model.empty()) robot = load_robot(c3d_args->model);
+      if (!c3d_args->model.empty()) robot = load_robot(c3d_args->model, model_read_options(c3d_args->fixed_base));
       C3dImportOptions o;
       o.trials = c3d_args->trials;
       o.out_dir = c3d_args->out;
@@ -90,6 +98,19 @@ void register_import(CLI::App& app, Action& action) {
       o.robot_logs = c3d_args->robot_logs;
       o.robot_log_map = c3d_args->map;
       o.robot_log_offsets = c3d_args->offsets;
+      if (c3d_args->drift == "estimate") {
+        o.estimate_robot_log_drift = true;
+      } else if (!c3d_args->drift.empty()) {
+        std::size_t used = 0;
+        try {
+          o.robot_log_drift_ppm = std::stod(c3d_args->drift, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used != c3d_args->drift.size())
+          throw std::invalid_argument("--robot-log-drift: '" + c3d_args->drift +
+                                      "' is neither a number of ppm nor 'estimate'");
+      }
       if (robot) {
         o.model = &robot->model;
         o.robot_name = robot->model.name;

@@ -1,4 +1,4 @@
-// dynid info MODEL [--json]: what dynid reads from a URDF (and its sidecar).
+// dynid info MODEL [--json] [--fixed-base]: what dynid reads from a URDF (and its sidecar).
 
 #include <iomanip>
 #include <iostream>
@@ -45,11 +45,13 @@ void register_info(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand("info", "Describe a robot model: joints, links, masses, sensors, warnings");
   auto model = std::make_shared<std::string>();
   auto as_json = std::make_shared<bool>(false);
+  auto fixed_base = std::make_shared<bool>(false);
   cmd->add_option("MODEL", *model, "URDF or MJCF file, or bundled robot name (e.g. kid_humanoid)")->required();
   cmd->add_flag("--json", *as_json, "Print JSON");
-  cmd->callback([&action, model, as_json] {
-    action = [model, as_json] {
-      const Robot robot = load_robot(*model);
+  add_fixed_base_flag(*cmd, *fixed_base);
+  cmd->callback([&action, model, as_json, fixed_base] {
+    action = [model, as_json, fixed_base] {
+      const Robot robot = load_robot(*model, model_read_options(*fixed_base));
       const json d = describe_model(robot);
       if (*as_json)
         std::cout << d.dump(2) << "\n";

@@ -25,7 +25,7 @@ void register_simulate(CLI::App& app, Action& action) {
     int poses = 172;
     int steps = 10;
     double speed = 0.2, bus_rate = 125.0;
-    bool quiet = false, lock_upper_body = false;
+    bool quiet = false, lock_upper_body = false, fixed_base = false;
     std::string motion = "paper004";
     double duration = 0.0;
     std::string servo_control, actuator_model;
@@ -70,9 +70,10 @@ void register_simulate(CLI::App& app, Action& action) {
                       " (docs/scenarios.md; default none)")
       ->default_val("none");
   cmd->add_flag("--quiet", args->quiet, "No progress output");
+  add_fixed_base_flag(*cmd, args->fixed_base);
   cmd->callback([&action, args] {
     action = [args] {
-      const Robot robot = load_robot(args->model);
+      const Robot robot = load_robot(args->model, model_read_options(args->fixed_base));
       ScenarioOptions options;
       options.scenario = args->scenario;
       options.perturbations = parse_perturbations(args->perturb);

@@ -5,6 +5,8 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 
+#include "dynid/model/urdf_reader.hpp"
+
 namespace dynid::cli {
 
 /// The action of the chosen subcommand; set by the register_* callbacks, run by main after parsing.
@@ -21,6 +23,12 @@ void register_excite(CLI::App& app, Action& action);
 void register_ik(CLI::App& app, Action& action);
 void register_izmp(CLI::App& app, Action& action);
 void register_import(CLI::App& app, Action& action);
+/// `--fixed-base` on a command that takes MODEL: the model's root is welded to the world whatever the
+/// file or its sidecar say (an arm whose URDF root is not named "world", or an MJCF arm with a free
+/// joint), so an arm needs no sidecar. The sidecar's own key is `floating_base: false`.
+void add_fixed_base_flag(CLI::App& cmd, bool& fixed_base);
+/// The model read options `--fixed-base` asks for (unset: the file's and the sidecar's default).
+UrdfReadOptions model_read_options(bool fixed_base);
 /// Adds `static` under the `identify` command (apps/dynid/cmd_identify_static.cpp).
 void add_identify_static(CLI::App& identify, Action& action);
 /// Adds `actuator` under the `identify` command (apps/dynid/cmd_identify_actuator.cpp).

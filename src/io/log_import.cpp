@@ -81,6 +81,18 @@ std::vector<std::string> split(const std::string& line, char delimiter) {
 
 namespace {
 
+/// The next line of a log that is neither empty nor a '#' comment (a trailing CR dropped), counting
+/// the lines read in `number`; false at the end.
+bool next_content_line(std::istream& in, std::string& line, long& number) {
+  while (std::getline(in, line)) {
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const auto first = line.find_first_not_of(" \t");
+    if (first != std::string::npos && line[first] != '#') return true;
+  }
+  return false;
+}
+
 LogMap parse_log_map(const std::string& path, const Model& model) {
   YAML::Node root;
   try {
@@ -91,10 +103,10 @@ LogMap parse_log_map(const std::string& path, const Model& model) {
     fail(path, "malformed YAML at line " + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
   if (!root.IsMap()) fail(path, "the map file must be a YAML mapping (time, joints)");
-  static const std::set<std::string> known = {"time", "rate_hz", "window", "joints"};
+  static const std::set<std::string> known = {"time", "rate_hz", "window", "joints", "stacked"};
   for (const auto& kv : root)
     if (!known.count(kv.first.as<std::string>()))
-      fail(path, "unknown key '" + kv.first.as<std::string>() + "' (time, rate_hz, window, joints)");
+      fail(path, "unknown key '" + kv.first.as<std::string>() + "' (time, rate_hz, window, joints, stacked)");
   LogMap m;
   m.source_path = path;
   if (root["rate_hz"]) {
@@ -113,6 +125,23 @@ LogMap parse_log_map(const std::string& path, const Model& model) {
     m.from_s = number(w[0], path, "window");
     m.to_s = number(w[1], path, "window");
     if (!(m.from_s < m.to_s)) fail(path, "'window' must be [from, to] with from < to");
+  }
+  if (const YAML::Node st = root["stacked"]) {
+    const std::string form = "'stacked' must list {file: NAME, columns: [COLUMN, ...]}";
+    if (!st.IsSequence() || st.size() == 0) fail(path, form);
+    std::set<std::string> seen;
+    for (const YAML::Node& f : st) {
+      if (!f.IsMap() || !f["file"] || !f["columns"] || !f["columns"].IsSequence() || f["columns"].size() == 0)
+        fail(path, form);
+      StackedLogFile file;
+      file.file = text(f["file"], path, "stacked.file");
+      for (const YAML::Node& c : f["columns"]) {
+        file.columns.push_back(text(c, path, "stacked.columns"));
+        if (!seen.insert(file.columns.back()).second)
+          fail(path, "stacked: column '" + file.columns.back() + "' named twice");
+      }
+      m.stacked.push_back(std::move(file));
+    }
   }
   const YAML::Node joints = root["joints"];
   if (!joints || !joints.IsMap() || joints.size() == 0)
@@ -181,11 +210,7 @@ LogTable read_log_table(const std::string& path) {
   std::string line;
   long number_of_line = 0;
   char delimiter = 0;
-  while (std::getline(in, line)) {
-    ++number_of_line;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    const auto first = line.find_first_not_of(" \t");
-    if (first == std::string::npos || line[first] == '#') continue;
+  while (next_content_line(in, line, number_of_line)) {
     if (!delimiter) {
       delimiter = line.find(',') != std::string::npos ? ',' : line.find(';') != std::string::npos ? ';' : ' ';
       t.header = split(line, delimiter);
@@ -222,9 +247,61 @@ LogTable read_log_table(const std::string& path) {
   return t;
 }
 
+LogTable read_stacked_log_table(const std::string& dir, const std::vector<StackedLogFile>& files) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    fail(dir, "not a directory: a stacked log (the map's 'stacked') is the directory holding its files");
+  LogTable t;
+  t.path = dir;
+  t.stacked = true;
+  std::string first;
+  for (const StackedLogFile& f : files) {
+    const std::string path = (fs::path(dir) / f.file).string();
+    std::ifstream in(path);
+    if (!in) fail(path, "cannot open this file of the stacked log");
+    std::vector<double> values;
+    std::string line;
+    long number_of_line = 0;
+    while (next_content_line(in, line, number_of_line)) {
+      const auto a = line.find_first_not_of(" \t");
+      const std::string field = line.substr(a, line.find_last_not_of(" \t") + 1 - a);
+      std::size_t used = 0;
+      double v = 0.0;
+      try {
+        v = std::stod(field, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != field.size())
+        fail(path, "line " + std::to_string(number_of_line) + ": '" + field + "' is not one number (a stacked log " +
+                       "has one value per line)");
+      values.push_back(v);
+    }
+    const std::size_t k = f.columns.size();
+    if (values.empty()) fail(path, "no values");
+    if (values.size() % k != 0)
+      fail(path, std::to_string(values.size()) + " values, not a whole number of samples of " + std::to_string(k) +
+                     " (its columns in the map)");
+    const std::size_t samples = values.size() / k;
+    if (t.rows.empty()) {
+      t.rows.assign(samples, {});
+      for (std::size_t r = 0; r < samples; ++r) t.line.push_back(static_cast<long>(r + 1));
+      first = path;
+    } else if (samples != t.rows.size()) {
+      fail(path, std::to_string(samples) + " samples, " + first + " has " + std::to_string(t.rows.size()));
+    }
+    for (std::size_t r = 0; r < samples; ++r)
+      t.rows[r].insert(t.rows[r].end(), values.begin() + static_cast<long>(r * k),
+                       values.begin() + static_cast<long>((r + 1) * k));
+    t.header.insert(t.header.end(), f.columns.begin(), f.columns.end());
+  }
+  return t;
+}
+
 LogSeries read_log_series(const Model& model, const LogMap& map, const std::string& log_path) {
   if (!(map.from_s < map.to_s)) throw std::invalid_argument("the time window is empty (from >= to)");
-  const LogTable log = read_log_table(log_path);
+  const LogTable log = map.stacked.empty() ? read_log_table(log_path) : read_stacked_log_table(log_path, map.stacked);
+  const auto at_row = [&](std::size_t r) { return (log.stacked ? "sample " : "line ") + std::to_string(log.line[r]); };
   auto column = [&](const std::string& name, const std::string& what) {
     const auto it = std::find(log.header.begin(), log.header.end(), name);
     if (it == log.header.end()) fail(log_path, "no column '" + name + "' (" + what + " in " + map.source_path + ")");
@@ -258,19 +335,17 @@ LogSeries read_log_series(const Model& model, const LogMap& map, const std::stri
   for (std::size_t r = 0; r < log.rows.size(); ++r) {
     const double t =
         map.time_column.empty() ? static_cast<double>(r) / map.rate_hz : map.time_scale * log.rows[r][time_col];
-    if (!std::isfinite(t))
-      fail(log_path, "line " + std::to_string(log.line[r]) + ": column '" + map.time_column + "' is empty");
+    if (!std::isfinite(t)) fail(log_path, at_row(r) + ": column '" + map.time_column + "' is empty");
     if (!(t > previous))
-      fail(log_path, "line " + std::to_string(log.line[r]) + ": time " + std::to_string(t) +
-                         " s is not after the previous " + std::to_string(previous) + " s (column '" + map.time_column +
-                         "' must increase)");
+      fail(log_path, at_row(r) + ": time " + std::to_string(t) + " s is not after the previous " +
+                         std::to_string(previous) + " s (column '" + map.time_column + "' must increase)");
     previous = t;
     if (t < map.from_s || t > map.to_s) continue;
     for (std::size_t j = 0; j < map.joints.size(); ++j) {
       const auto check = [&](std::size_t c) {
         if (!std::isfinite(log.rows[r][c]))
-          fail(log_path, "line " + std::to_string(log.line[r]) + ": column '" + log.header[c] + "' of joint '" +
-                             map.joints[j].joint + "' is empty or not finite");
+          fail(log_path, at_row(r) + ": column '" + log.header[c] + "' of joint '" + map.joints[j].joint +
+                             "' is empty or not finite");
       };
       check(cols[j].q);
       if (any_dq) check(cols[j].dq);

@@ -54,7 +54,7 @@ LogStreamSegment align_robot_log(const C3dImportOptions& options, std::size_t t,
                                  const std::map<std::string, std::string>& label_map, double start, double end,
                                  json& alignment, C3dImportResult& result) {
   json entry = {{"trial", options.trials[t]}, {"log", log_path}};
-  double offset = 0.0;
+  double offset = 0.0, drift_ppm = options.robot_log_drift_ppm;
   if (!options.robot_log_offsets.empty()) {
     offset = options.robot_log_offsets[t];
     entry["method"] = "given";
@@ -82,15 +82,26 @@ LogStreamSegment align_robot_log(const C3dImportOptions& options, std::size_t t,
     entry["ik_rms_m"] = angles.ik_rms_m;
     entry["joints_compared"] = angles.joints;
     entry["joints_not_seen_by_markers"] = angles.unseen_joints;
+    if (options.estimate_robot_log_drift) {
+      const RobotLogDrift d = estimate_robot_log_drift(angles, log, what, found);
+      offset = d.offset_s;
+      drift_ppm = d.drift_ppm;
+      entry["method"] = "markers, with drift";
+      entry["drift_std_ppm"] = d.drift_std_ppm;
+      entry["drift_windows"] = d.windows;
+      entry["drift_windows_without_motion"] = d.windows_without_motion;
+    }
   }
   entry["offset_s"] = offset;
+  entry["drift_ppm"] = drift_ppm;
   result.robot_log_offsets.push_back(offset);
+  result.robot_log_drifts_ppm.push_back(drift_ppm);
   LogStreamSegment segment{&log, {}, {}};
   const double period = 1.0 / log.rate_hz;
   for (long k = 0;; ++k) {
     const double stamp = start + static_cast<double>(k) * period;
     if (stamp > end + 1e-9) break;
-    const double at = offset + (stamp - start);
+    const double at = offset + (1.0 + 1e-6 * drift_ppm) * (stamp - start);
     if (at < log.start_s() - 1e-9 || at > log.end_s() + 1e-9) continue;
     segment.stamps.push_back(stamp);
     segment.log_time.push_back(at);
@@ -146,9 +157,16 @@ C3dImportResult import_c3d(const C3dImportOptions& options) {
     if (logs != 1 && logs != trial_count)
       throw std::invalid_argument(std::to_string(logs) + " robot logs for " + std::to_string(trial_count) +
                                   " trials: give one log for all trials or one per trial");
-  } else if (offsets > 0 || !options.robot_log_map.empty()) {
-    throw std::invalid_argument("--robot-log-offset and --map need --robot-log");
+  } else if (offsets > 0 || !options.robot_log_map.empty() || options.robot_log_drift_ppm != 0.0 ||
+             options.estimate_robot_log_drift) {
+    throw std::invalid_argument("--robot-log-offset, --robot-log-drift and --map need --robot-log");
   }
+  if (!std::isfinite(options.robot_log_drift_ppm) || std::abs(options.robot_log_drift_ppm) >= 1e5)
+    throw std::invalid_argument("--robot-log-drift: a clock's rate error in ppm, |drift| < 100000");
+  if (options.estimate_robot_log_drift && (offsets > 0 || options.robot_log_drift_ppm != 0.0))
+    throw std::invalid_argument(
+        "--robot-log-drift estimate finds the offset and the drift from the markers: give neither "
+        "--robot-log-offset nor a drift with it");
   if (offsets > 0 && offsets != trial_count)
     throw std::invalid_argument(std::to_string(offsets) + " robot log offsets for " + std::to_string(trial_count) +
                                 " trials: give one per trial");

@@ -146,8 +146,12 @@ RobotLogOffset estimate_robot_log_offset(const MarkerJointAngles& markers, const
   const double step = options.step_s > 0.0      ? options.step_s
                       : markers.time.size() > 1 ? markers.time[1] - markers.time[0]
                                                 : 1.0 / log.rate_hz;
-  const double first = log.start_s() - (1.0 - options.min_overlap) * duration - markers.time.front();
-  const double last = log.end_s() - options.min_overlap * duration - markers.time.front();
+  double first = log.start_s() - (1.0 - options.min_overlap) * duration - markers.time.front();
+  double last = log.end_s() - options.min_overlap * duration - markers.time.front();
+  if (std::isfinite(options.search_from_s) && std::isfinite(options.search_to_s)) {
+    first = std::max(first, options.search_from_s);
+    last = std::min(last, options.search_to_s);
+  }
   if (last < first)
     return fail("the log (" + format_fixed(log.end_s() - log.start_s(), 3) + " s) is too short to cover " +
                 format_fixed(100.0 * options.min_overlap, 0) + " % of the trial (" + format_fixed(duration, 3) + " s)");
@@ -165,18 +169,22 @@ RobotLogOffset estimate_robot_log_offset(const MarkerJointAngles& markers, const
   }
   if (best < 0) return fail("no offset lets the log cover the trial's solved frames");
   // Sub-sample: the vertex of the parabola through the minimum and its neighbours.
-  double offset = first + static_cast<double>(best) * step;
+  double offset = first + static_cast<double>(best) * step, sharpness = 0.0;
   if (best > 0 && best + 1 < count) {
     const double a = cost[static_cast<std::size_t>(best - 1)], b = cost[static_cast<std::size_t>(best)],
                  c = cost[static_cast<std::size_t>(best + 1)];
     const double curvature = a - 2.0 * b + c;
-    if (std::isfinite(a) && std::isfinite(c) && curvature > 0.0) offset += 0.5 * step * (a - c) / curvature;
+    if (std::isfinite(a) && std::isfinite(c) && curvature > 0.0) {
+      offset += 0.5 * step * (a - c) / curvature;
+      sharpness = curvature / (step * step);
+    }
   }
   const Match at = match_at(markers, log, log_row, offset, q, unused);
   RobotLogOffset r;
   r.offset_s = offset;
   r.rms_rad = std::sqrt(at.mean_square);
   r.frames = at.frames;
+  r.sharpness = sharpness;
   double spread = 0.0;
   long terms = 0;
   for (Eigen::Index j = 0; j < markers.q.rows(); ++j) {
@@ -203,6 +211,83 @@ RobotLogOffset estimate_robot_log_offset(const MarkerJointAngles& markers, const
                 " rad RMS even at the best offset (" + format_fixed(offset, 4) + " s; most: " + names +
                 "): another motion, or a sign or unit wrong in the map");
   }
+  return r;
+}
+
+}  // namespace dynid
+
+namespace dynid {
+
+RobotLogDrift estimate_robot_log_drift(const MarkerJointAngles& markers, const LogSeries& log, const std::string& what,
+                                       const RobotLogOffset& whole, const RobotLogDriftOptions& options) {
+  if (!(options.window_s > 0.0) || !(options.search_s > 0.0))
+    throw std::invalid_argument(what + ": the drift's window and search span must be positive");
+  std::vector<double> mid, offset, weight;
+  RobotLogDrift r;
+  const double end = markers.time.empty() ? 0.0 : markers.time.back();
+  for (double from = markers.time.empty() ? 0.0 : markers.time.front(); from + 0.5 * options.window_s <= end;
+       from += options.window_s) {
+    MarkerJointAngles window;
+    window.joints = markers.joints;
+    std::vector<Eigen::Index> columns;
+    for (std::size_t f = 0; f < markers.time.size(); ++f)
+      if (markers.time[f] >= from && markers.time[f] < from + options.window_s) {
+        window.time.push_back(markers.time[f]);
+        columns.push_back(static_cast<Eigen::Index>(f));
+      }
+    window.q.resize(markers.q.rows(), static_cast<Eigen::Index>(columns.size()));
+    double sum_t = 0.0;
+    long solved = 0;
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      window.q.col(static_cast<Eigen::Index>(c)) = markers.q.col(columns[c]);
+      if (!std::isnan(markers.q(0, columns[c]))) sum_t += window.time[c], ++solved;
+    }
+    if (solved < 3) continue;
+    RobotLogAlignmentOptions o = options.alignment;
+    o.search_from_s = whole.offset_s - options.search_s;
+    o.search_to_s = whole.offset_s + options.search_s;
+    const RobotLogOffset found =
+        estimate_robot_log_offset(window, log, what + " (window from " + format_fixed(from, 2) + " s)", o);
+    if (found.spread_rad < options.min_motion_rad) {
+      ++r.windows_without_motion;
+      continue;
+    }
+    mid.push_back(sum_t / static_cast<double>(solved));
+    offset.push_back(found.offset_s);
+    // A window's offset is as certain as its match is sharp: weighted by the cost's curvature
+    // times the frames compared (the information of a least-squares offset).
+    weight.push_back(found.sharpness * static_cast<double>(found.frames));
+  }
+  const auto n = static_cast<double>(mid.size());
+  if (mid.size() < 3)
+    throw std::invalid_argument(what + ": " + std::to_string(mid.size()) + " window(s) of " +
+                                format_fixed(options.window_s, 2) +
+                                " s with motion, 3 are needed to estimate the clock drift; give it "
+                                "(--robot-log-drift PPM)");
+  // Weighted least-squares line; a window whose minimum lies at the search's edge (no curvature)
+  // weighs as the weakest of the others.
+  double w_min = std::numeric_limits<double>::infinity(), sw = 0.0;
+  for (const double w : weight)
+    if (w > 0.0) w_min = std::min(w_min, w);
+  for (double& w : weight) {
+    w = w > 0.0 ? w : (std::isfinite(w_min) ? w_min : 1.0);
+    sw += w;
+  }
+  double mx = 0.0, my = 0.0;
+  for (std::size_t k = 0; k < mid.size(); ++k) mx += weight[k] * mid[k] / sw, my += weight[k] * offset[k] / sw;
+  double sxx = 0.0, sxy = 0.0;
+  for (std::size_t k = 0; k < mid.size(); ++k)
+    sxx += weight[k] * (mid[k] - mx) * (mid[k] - mx), sxy += weight[k] * (mid[k] - mx) * (offset[k] - my);
+  const double slope = sxy / sxx;
+  double rss = 0.0;
+  for (std::size_t k = 0; k < mid.size(); ++k) {
+    const double e = offset[k] - (my + slope * (mid[k] - mx));
+    rss += weight[k] * e * e;
+  }
+  r.drift_ppm = 1e6 * slope;
+  r.drift_std_ppm = 1e6 * std::sqrt(rss / (n - 2.0) / sxx);
+  r.offset_s = my - slope * mx;
+  r.windows = static_cast<int>(mid.size());
   return r;
 }
 

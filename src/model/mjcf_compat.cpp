@@ -377,8 +377,6 @@ std::string text_of(const Eigen::Vector3d& v) {
 void flatten_frame(MjcfCompat::State& s, XMLElement* frame, const std::map<std::string, XMLElement*>& classes,
                    double angle_unit, const std::string& eulerseq) {
   const std::string at = where(s.path, frame);
-  if (frame->Attribute("childclass"))
-    fail(at, "<frame childclass> is not supported (dynid folds frames into their children for MuJoCo 2.2.2)");
   const Placement f = placement_of(frame, classes, angle_unit, eulerseq, at);
   static const std::set<std::string> placed = {"body", "geom", "site", "camera", "light"};
   std::vector<XMLElement*> children;
@@ -415,6 +413,37 @@ void flatten_frame(MjcfCompat::State& s, XMLElement* frame, const std::map<std::
   remove(frame);
 }
 
+/// A frame's childclass made explicit on what it reaches, so the frame can be folded away: as for a
+/// body's childclass, every element below it that admits a class and has none takes it, down to a
+/// body or frame with a childclass of its own. Elements directly in the frame (or in nested frames
+/// without a childclass) get `class`; a body without a childclass gets the frame's as its own, which
+/// MuJoCo 2.2.2 then applies to the body's subtree.
+void give_frame_childclass(XMLElement* e, const char* cls) {
+  static const std::set<std::string> admits = {"geom", "site", "camera", "light", "joint"};
+  for (XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+    const std::string kind = c->Name();
+    if (kind == "body") {
+      if (!c->Attribute("childclass")) c->SetAttribute("childclass", cls);
+    } else if (kind == "frame") {
+      if (!c->Attribute("childclass")) give_frame_childclass(c, cls);
+    } else if (admits.count(kind) && !c->Attribute("class")) {
+      c->SetAttribute("class", cls);
+    }
+  }
+}
+
+int expand_frame_childclasses(MjcfCompat::State& s) {
+  XMLElement* world = s.root->FirstChildElement("worldbody");
+  int count = 0;
+  for (XMLElement* f : world ? elements_named(world, "frame") : std::vector<XMLElement*>{})
+    if (const char* cls = f->Attribute("childclass")) {
+      give_frame_childclass(f, cls);
+      f->DeleteAttribute("childclass");
+      ++count;
+    }
+  return count;
+}
+
 void flatten_frames(MjcfCompat::State& s) {
   XMLElement* world = s.root->FirstChildElement("worldbody");
   if (!world) return;
@@ -449,6 +478,11 @@ MjcfCompat::MjcfCompat(const std::string& path) : state_(std::make_unique<State>
   s.inertia_from_geom = compiler_attribute(s.root, "inertiafromgeom").value_or("auto");
   absolute_asset_paths(s, dir);
   drop_unused_sections(s);
+  const int childclasses = expand_frame_childclasses(s);
+  if (childclasses > 0)
+    s.warnings.push_back(std::to_string(childclasses) +
+                         " <frame childclass> given to the elements below each frame (as MuJoCo >= 3.1 does) "
+                         "before the frames are folded");
   translate_actuator_force_range(s);
   drop_unusable_meshes(s);
   flatten_frames(s);

@@ -130,6 +130,54 @@ std::pair<double, double> source_time_range(const InertialIdentificationOptions&
   return stream_time_range(dataset.stream(o.source == "truth" ? "truth" : "encoders").file);
 }
 
+/// What was held out, in words (summary.json validation_data, the report).
+std::string validation_data_text(const InertialIdentificationOptions& o) {
+  if (!o.validate.empty()) return o.validate;
+  if (!o.validation_window.empty()) return "window " + o.validation_window + " of " + o.data;
+  return "last " + std::to_string(static_cast<int>(100 * o.holdout_fraction)) + " % of " + o.data;
+}
+
+/// `--validate-window`: "FROM:TO" [s], or a segment's label; within the data's [t0, t1], not all of it.
+TimeWindow parse_validation_window(const std::string& text, const DatasetInfo& data, double t0, double t1) {
+  TimeWindow w;
+  const std::size_t colon = text.find(':');
+  bool numbers = false;
+  if (colon != std::string::npos) {
+    try {
+      std::size_t a = 0, b = 0;
+      w.start = std::stod(text.substr(0, colon), &a);
+      w.end = std::stod(text.substr(colon + 1), &b);
+      numbers = a == colon && b == text.size() - colon - 1 && std::isfinite(w.start) && std::isfinite(w.end);
+    } catch (const std::exception&) {
+      numbers = false;
+    }
+  }
+  if (!numbers) {
+    std::vector<const TimeSegment*> found;
+    std::string labels;
+    for (const TimeSegment& seg : data.segments) {
+      if (seg.label == text) found.push_back(&seg);
+      labels += (labels.empty() ? "" : ", ") + seg.label;
+    }
+    if (found.size() != 1)
+      throw std::invalid_argument("--validate-window '" + text + "': " +
+                                  (found.empty() ? "neither FROM:TO in seconds nor a segment of " + data.directory +
+                                                       " (segments: " + (labels.empty() ? "none" : labels) + ")"
+                                                 : std::to_string(found.size()) + " segments of " + data.directory +
+                                                       " have that label; give FROM:TO in seconds"));
+    w.start = found.front()->start;
+    w.end = found.front()->end;
+  }
+  if (!(w.end > w.start))
+    throw std::invalid_argument("--validate-window '" + text + "': the window ends before it starts");
+  if (w.end <= t0 || w.start >= t1)
+    throw std::invalid_argument("--validate-window '" + text + "': outside the data (" + format_fixed(t0, 3) + " to " +
+                                format_fixed(t1, 3) + " s)");
+  if (w.start <= t0 && w.end >= t1)
+    throw std::invalid_argument("--validate-window '" + text + "' holds out all of the data: nothing is left to fit");
+  return w;
+}
+
 struct RmsAccumulator {
   double force2 = 0.0, moment2 = 0.0, torque2 = 0.0, projected2 = 0.0;
   long samples = 0, torque_count = 0, projected_count = 0, projected_samples = 0;
@@ -523,7 +571,26 @@ InertialProblem prepare_inertial_identification(const InertialIdentificationOpti
 
   // Training and validation windows.
   p.validation_set = p.train_set;
-  if (o.validate.empty()) {
+  if (!o.validation_window.empty() && !o.validate.empty())
+    throw std::invalid_argument(
+        "--validate-window holds out part of DATA; --validate gives another data set: "
+        "give one of them");
+  if (!o.validation_window.empty()) {
+    const auto [t0, t1] = source_time_range(o, p.train_set);
+    const TimeWindow w = parse_validation_window(o.validation_window, p.train_set, t0, t1);
+    p.validation_window = w;
+    p.train_window.end = w.start;
+    if (w.start <= t0) {
+      p.train_window = {w.end, 1e300};
+    } else if (w.end < t1) {
+      p.train_window_after = TimeWindow{w.end, 1e300};
+      if (o.parallel_filter.cutoff_hz > 0.0)
+        throw std::invalid_argument(
+            "--validate-window inside the data leaves two training stretches, which "
+            "--parallel-filter would filter as one: hold out the start or the end, or "
+            "leave out --parallel-filter");
+    }
+  } else if (o.validate.empty()) {
     const auto [t0, t1] = source_time_range(o, p.train_set);
     const double split = t0 + (1.0 - o.holdout_fraction) * (t1 - t0);
     p.train_window.end = split;
@@ -606,10 +673,45 @@ InertialProblem prepare_inertial_identification(const InertialIdentificationOpti
   return p;
 }
 
+namespace {
+
+/// Two sources read one after the other: the training before and after a held-out window.
+class ConcatenatedSource : public MotionSource {
+ public:
+  ConcatenatedSource(std::unique_ptr<MotionSource> first, std::unique_ptr<MotionSource> second)
+      : first_(std::move(first)), second_(std::move(second)) {}
+  bool next(MotionSample& sample) override {
+    if (!in_second_ && first_->next(sample)) return true;
+    in_second_ = true;
+    return second_->next(sample);
+  }
+  void rewind() override {
+    first_->rewind();
+    second_->rewind();
+    in_second_ = false;
+  }
+  long size_hint() const override {
+    const long a = first_->size_hint(), b = second_->size_hint();
+    return a < 0 || b < 0 ? -1 : a + b;
+  }
+  std::string description() const override { return first_->description() + ", around the held-out window"; }
+  ForceNoise noise() const override { return first_->noise(); }
+
+ private:
+  std::unique_ptr<MotionSource> first_, second_;
+  bool in_second_ = false;
+};
+
+}  // namespace
+
 std::unique_ptr<MotionSource> open_motion_source(const InertialProblem& p, bool validation) {
   InertialIdentificationOptions o = p.options;
   for (const auto& [stream, clock] : validation ? p.validation_clocks : p.train_clocks)
     if (clock.applied) o.sensor_options.clocks[stream] = clock.estimate.clock;
+  if (!validation && p.train_window_after)
+    return std::make_unique<ConcatenatedSource>(
+        make_source(o, p.model, p.sidecar(), p.train_set, p.train_window),
+        make_source(o, p.model, p.sidecar(), p.train_set, *p.train_window_after));
   return make_source(o, p.model, p.sidecar(), validation ? p.validation_set : p.train_set,
                      validation ? p.validation_window : p.train_window);
 }
@@ -887,10 +989,7 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
   r.base_nominal = p.base_nominal;
   r.nominal_total_mass = model.total_mass();
   r.source_description = e.source_description;
-  r.validation_data =
-      p.options.validate.empty()
-          ? "last " + std::to_string(static_cast<int>(100 * p.options.holdout_fraction)) + " % of " + p.options.data
-          : p.options.validate;
+  r.validation_data = validation_data_text(p.options);
   r.samples = e.samples;
   r.parallel_filter = e.parallel_filter;
   r.acceleration_noise = e.acceleration_noise;
@@ -1322,9 +1421,7 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
   j["locked_joints"] = o.locks.size();
   j["samples"] = r.samples;
   j["validation_samples"] = r.validation_samples;
-  j["validation_data"] = o.validate.empty()
-                             ? "last " + std::to_string(static_cast<int>(100 * o.holdout_fraction)) + " % of " + o.data
-                             : o.validate;
+  j["validation_data"] = validation_data_text(o);
   j["base_parameters"] = p.base.num_base();
   j["parallel_filter"] = r.parallel_filter
                              ? json{{"cutoff_hz", r.parallel_filter->cutoff_hz},

@@ -164,6 +164,91 @@ TEST(LogImport, JitteredDegreesRenamedFlippedLogGivesTheSimulatorsDataSet) {
   EXPECT_FALSE(d["streams"]["torques"]["noise_free"].get<bool>());
 }
 
+/// The message of the exception `f` throws ("" when it does not throw).
+template <class F>
+std::string error_of(F f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+/// The whole text of a file.
+std::string file_text(const std::string& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// A stacked log (the map's `stacked`: several files of one value per line, as the Panda log of
+// docs/identification.md, "A real arm's log", was published): the table above written as three such
+// files — time, the seven positions of each sample, the seven torques — imports to the same data set
+// as the table itself, byte for byte; files that do not hold whole samples, or disagree on their
+// count, and a LOG that is not a directory fail with one line naming the file.
+TEST(LogImport, StackedFilesGiveTheTablesDataSet) {
+  const std::string& data = simulated_arm_data();
+  const std::string root = test::fresh_dir("log_import", "stacked");
+  fs::create_directories(root + "/log");
+  write_log(data, root + "/log.csv");
+  const LogTable table = read_log_table(root + "/log.csv");
+  auto col = [&](const std::string& name) {
+    return static_cast<std::size_t>(std::find(table.header.begin(), table.header.end(), name) - table.header.begin());
+  };
+  {
+    std::ofstream t(root + "/log/time.txt"), q(root + "/log/q.txt"), tau(root + "/log/tau.txt");
+    for (auto* f : {&t, &q, &tau}) f->precision(17);
+    q << "# positions, seven lines per sample\n";
+    for (const std::vector<double>& row : table.rows) {
+      t << row[col("t")] << "\n";
+      for (int j = 1; j <= 7; ++j) {
+        q << row[col("pos_" + std::to_string(j))] << "\n";
+        tau << " " << row[col("trq_" + std::to_string(j))] << " \r\n";  // spaces and CRLF tolerated
+      }
+    }
+  }
+  std::string columns_q, columns_tau;
+  for (int j = 1; j <= 7; ++j) {
+    columns_q += std::string(j > 1 ? ", " : "") + "pos_" + std::to_string(j);
+    columns_tau += std::string(j > 1 ? ", " : "") + "trq_" + std::to_string(j);
+  }
+  const std::string stacked = "stacked:\n  - {file: time.txt, columns: [t]}\n  - {file: q.txt, columns: [" + columns_q +
+                              "]}\n  - {file: tau.txt, columns: [" + columns_tau + "]}\n";
+  LogImportOptions o;
+  o.log_path = root + "/log.csv";
+  o.map_path = write_map(root + "/map.yaml");
+  o.out_dir = root + "/from_table";
+  import_log(arm7().model, o);
+  o.log_path = root + "/log";
+  o.map_path = write_map(root + "/stacked.yaml");
+  std::ofstream(o.map_path, std::ios::app) << stacked;
+  o.out_dir = root + "/from_stacked";
+  const LogImportResult r = import_log(arm7().model, o);
+  EXPECT_EQ(r.samples, static_cast<long>(table.rows.size()));
+  for (const char* stream : {"encoders.csv", "torques.csv"})
+    EXPECT_EQ(file_text(root + "/from_stacked/" + stream), file_text(root + "/from_table/" + stream)) << stream;
+
+  // Bad stacked logs: one line naming the file, nothing written.
+  std::ofstream(root + "/log/short.txt") << "1\n2\n3\n";
+  auto refused = [&](const std::string& map_text, const std::string& log, const std::string& fragment) {
+    LogImportOptions b;
+    b.log_path = log;
+    b.map_path = write_map(root + "/bad.yaml");
+    std::ofstream(b.map_path, std::ios::app) << map_text;
+    b.out_dir = root + "/bad_out";
+    const std::string why = error_of([&] { import_log(arm7().model, b); });
+    EXPECT_NE(why.find(fragment), std::string::npos) << why;
+    EXPECT_EQ(why.find('\n'), std::string::npos) << why;
+    EXPECT_FALSE(fs::exists(b.out_dir));
+  };
+  refused("stacked:\n  - {file: short.txt, columns: [t, pos_1]}\n", root + "/log",
+          "short.txt: 3 values, not a whole number of samples of 2");
+  refused(stacked + "  - {file: short.txt, columns: [extra]}\n", root + "/log", "short.txt: 3 samples, ");
+  refused(stacked, root + "/log.csv", "not a directory");
+  refused("stacked:\n  - {file: missing.txt, columns: [t]}\n", root + "/log", "missing.txt: cannot open");
+  refused("stacked: [t]\n", root + "/log", "'stacked' must list");
+}
+
 TEST(LogImport, WhitespaceTextLogWithRateAndWindow) {
   const std::string root = test::fresh_dir("log_import", "text");
   fs::create_directories(root);
@@ -189,17 +274,6 @@ TEST(LogImport, WhitespaceTextLogWithRateAndWindow) {
     EXPECT_NEAR(enc.values(k, enc.column("q.a4")), -0.02 * (k + 10), 1e-12);
     EXPECT_NEAR(tau.values(k, tau.column("tau.a1")), 0.5 * 2.0 * (k + 10), 1e-9);  // amperes x N m/A
   }
-}
-
-/// The message of the exception `f` throws ("" when it does not throw).
-template <class F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST(LogImport, BadMapsAndLogsFailWithOneLineNamingTheColumnOrJoint) {

@@ -275,12 +275,13 @@ TEST(MjcfReader, RefusesWhatDynidCannotModelInOneLine) {
   const std::string why = thrown_by([&] { read_mjcf_file(unknown_body); });
   EXPECT_NE(why.find("unknown.xml:2: <body futureattr>"), std::string::npos) << why;
   EXPECT_NE(why.find("may change the tree or the inertias"), std::string::npos) << why;
-  const std::string frame =
-      write_mjcf(dir, "frame.xml", pendulum(R"(<frame pos="1 0 0" childclass="x"><geom size="0.1"/></frame>)"));
-  EXPECT_NE(thrown_by([&] { read_mjcf_file(frame); }).find("frame.xml:2: <frame childclass> is not supported"),
-            std::string::npos)
-      << thrown_by([&] { read_mjcf_file(frame); });
-  for (const std::string& what : {ball, unknown_body, frame})
+  // <replicate> and <attach> (MuJoCo >= 3) place bodies and geoms: refused, naming file and line.
+  const std::string replicate = write_mjcf(
+      dir, "replicate.xml", pendulum(R"(<replicate count="2" offset="0.1 0 0"><geom size="0.1"/></replicate>)"));
+  EXPECT_NE(thrown_by([&] { read_mjcf_file(replicate); }).find("replicate.xml:2"), std::string::npos)
+      << thrown_by([&] { read_mjcf_file(replicate); });
+  EXPECT_NE(thrown_by([&] { read_mjcf_file(replicate); }).find("replicate"), std::string::npos);
+  for (const std::string& what : {ball, unknown_body, replicate})
     EXPECT_EQ(thrown_by([&] { read_mjcf_file(what); }).find('\n'), std::string::npos);
 }
 
@@ -348,6 +349,73 @@ TEST(MjcfReader, FramesAreFoldedIntoTheirChildren) {
     EXPECT_LT((fa.placement.rotation - fb.placement.rotation).norm(), 1e-12);
   }
   EXPECT_TRUE(has_warning(a.model, "3 <frame> element(s) folded"));
+}
+
+// <frame childclass> (MuJoCo >= 3.1): the class reaches every element below the frame that has none,
+// down to a body or frame with its own childclass, as a body's childclass does. The same robot written
+// with frame childclasses (nested frames, a frame's own childclass inside another's, an explicit class
+// that wins, a body under the frame and a body below it with its own childclass) and by hand without
+// any class (each default's values written out) gives the same bodies, joints, limits, inertias and
+// sites.
+TEST(MjcfReader, FrameChildclassReachesWhatTheFrameHolds) {
+  const std::string dir = scratch_dir("frame_childclass");
+  const std::string with = write_mjcf(dir, "with.xml", R"(<mujoco model="c">
+  <compiler angle="radian"/>
+  <default>
+    <default class="heavy"><geom mass="3" size="0.05"/><joint axis="1 0 0" range="-1 1"/><site pos="0 0 0.2"/></default>
+    <default class="light"><geom mass="0.25" size="0.02"/><joint axis="0 0 1"/></default>
+  </default>
+  <worldbody>
+    <body name="base" pos="0 0 1"><freejoint name="root"/>
+      <geom type="box" size="0.1 0.1 0.1" mass="2"/>
+      <frame pos="0.2 0 0" childclass="heavy">
+        <geom type="sphere" pos="0 0.1 0"/>
+        <site name="s1"/>
+        <frame pos="0 0 -0.1"><geom type="sphere" class="light"/><geom type="sphere" pos="0.05 0 0"/></frame>
+        <frame pos="0 0.3 0" childclass="light">
+          <body name="b2"><joint name="j2"/><geom type="sphere"/></body>
+        </frame>
+        <body name="b1" pos="0.1 0 0"><joint name="j1"/><geom type="sphere"/>
+          <body name="b3" childclass="light" pos="0 0 -0.2"><joint name="j3"/><geom type="sphere"/></body>
+        </body>
+      </frame>
+    </body>
+  </worldbody></mujoco>)");
+  const std::string without = write_mjcf(dir, "without.xml", R"(<mujoco model="c">
+  <compiler angle="radian"/>
+  <worldbody>
+    <body name="base" pos="0 0 1"><freejoint name="root"/>
+      <geom type="box" size="0.1 0.1 0.1" mass="2"/>
+      <geom type="sphere" pos="0.2 0.1 0" size="0.05" mass="3"/>
+      <site name="s1" pos="0.2 0 0.2"/>
+      <geom type="sphere" pos="0.2 0 -0.1" size="0.02" mass="0.25"/>
+      <geom type="sphere" pos="0.25 0 -0.1" size="0.05" mass="3"/>
+      <body name="b2" pos="0.2 0.3 0"><joint name="j2" axis="0 0 1"/><geom type="sphere" size="0.02" mass="0.25"/></body>
+      <body name="b1" pos="0.3 0 0"><joint name="j1" axis="1 0 0" range="-1 1"/><geom type="sphere" size="0.05" mass="3"/>
+        <body name="b3" pos="0 0 -0.2"><joint name="j3" axis="0 0 1"/><geom type="sphere" size="0.02" mass="0.25"/></body>
+      </body>
+    </body>
+  </worldbody></mujoco>)");
+  const MjcfRead a = read_mjcf_file(with), b = read_mjcf_file(without);
+  ASSERT_EQ(a.model.bodies.size(), b.model.bodies.size());
+  EXPECT_NEAR(a.model.total_mass(), 2.0 + 3.0 + 0.25 + 3.0 + 0.25 + 3.0 + 0.25, 1e-12);
+  for (std::size_t i = 1; i < a.model.bodies.size(); ++i) {
+    SCOPED_TRACE(a.model.bodies[i].name);
+    const Body &x = a.model.bodies[i], &y = b.model.bodies[i];
+    EXPECT_EQ(x.name, y.name);
+    EXPECT_EQ(x.joint_name, y.joint_name);
+    EXPECT_LT((x.joint_placement.translation - y.joint_placement.translation).norm(), 1e-12);
+    EXPECT_LT((x.joint_placement.rotation - y.joint_placement.rotation).norm(), 1e-12);
+    EXPECT_LT((x.axis - y.axis).norm(), 1e-12);
+    EXPECT_LT((x.inertia.to_parameters() - y.inertia.to_parameters()).norm(), 1e-12);
+    EXPECT_EQ(x.limits.lower, y.limits.lower);
+    EXPECT_EQ(x.limits.upper, y.limits.upper);
+  }
+  const Frame& fa = a.model.frames[static_cast<std::size_t>(a.model.frame_index("s1"))];
+  const Frame& fb = b.model.frames[static_cast<std::size_t>(b.model.frame_index("s1"))];
+  EXPECT_EQ(fa.body, fb.body);
+  EXPECT_LT((fa.placement.translation - fb.placement.translation).norm(), 1e-12);
+  EXPECT_TRUE(has_warning(a.model, "2 <frame childclass> given"));
 }
 
 TEST(MjcfReader, MissingMeshesAreErrorsOnlyWhereAnInertiaNeedsThem) {

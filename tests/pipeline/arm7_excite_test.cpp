@@ -13,6 +13,8 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "cli/run_dynid.hpp"
+#include "dynid/core/number_format.hpp"
 #include "dynid/dynamics/rnea.hpp"
 #include "dynid/io/csv_stream.hpp"
 #include "dynid/model/robot.hpp"
@@ -126,6 +128,127 @@ TEST_F(Arm7Excite, NoiseFreeRecoversEveryBaseParameterFrictionAndArmature) {
   ASSERT_TRUE(s.base_param_max_rel_error && s.friction_max_rel_error);
   EXPECT_LT(*s.base_param_max_rel_error, 1e-6);
   EXPECT_LT(*s.friction_max_rel_error, 1e-6);
+}
+
+/// Rows of the data set's truth stream whose time lies in [from, to): what a window must select,
+/// counted from the CSV itself.
+long truth_rows_in(const std::string& dir, double from, double to) {
+  std::ifstream in(dir + "/truth.csv");
+  std::string line;
+  std::getline(in, line);  // header
+  long n = 0;
+  while (std::getline(in, line)) {
+    const double t = std::stod(line.substr(0, line.find(',')));
+    n += t >= from && t < to ? 1 : 0;
+  }
+  return n;
+}
+
+// `--validate-window FROM:TO|SEGMENT` (issue 14, item 4): any stretch of one log held out, the fit on
+// the rest before and after it. The held-out and training sample counts are the truth stream's rows
+// inside and outside the window, counted from the CSV; noise-free, the fit on the two stretches around
+// a middle window still recovers every base parameter, friction and armature to 1e-6 and predicts the
+// held-out torques to the simulator's precision; a window at the end selects exactly what
+// `--validate-split` (the last fraction) selects. Bad windows are one line each.
+TEST_F(Arm7Excite, ValidationWindowHoldsOutAnyStretchOfTheLog) {
+  const long rows = truth_rows_in(dir_, -1e9, 1e9);
+  InertialIdentificationOptions o = options(dir_, "truth", true);
+  o.validation_window = "4.5:7.5";
+  const InertialIdentificationResult middle = run_inertial_identification(o);
+  EXPECT_EQ(middle.validation_samples, truth_rows_in(dir_, 4.5, 7.5));
+  EXPECT_EQ(middle.samples, rows - middle.validation_samples);
+  ASSERT_TRUE(middle.base_param_max_rel_error && middle.friction_max_rel_error);
+  EXPECT_LT(*middle.base_param_max_rel_error, 1e-6);
+  EXPECT_LT(*middle.friction_max_rel_error, 1e-6);
+  ASSERT_TRUE(middle.identified_rms.torque && middle.nominal_rms.torque);
+  EXPECT_LT(*middle.identified_rms.torque, 1e-6 * *middle.nominal_rms.torque);
+  EXPECT_EQ(middle.validation_data, "window 4.5:7.5 of " + dir_);
+
+  // The last 30 %: the window from the split to past the end selects the same samples.
+  const InertialIdentificationResult last = run_inertial_identification(options(dir_, "truth", true));
+  const long last_rows = last.validation_samples;
+  ASSERT_GT(last_rows, 0);
+  EXPECT_EQ(last.samples + last_rows, rows);
+  // The first sample held out by the split: the truth stream's row number `rows - last_rows`.
+  std::ifstream in(dir_ + "/truth.csv");
+  std::string line;
+  for (long k = 0; k <= rows - last_rows; ++k) std::getline(in, line);
+  std::getline(in, line);
+  const double first_held = std::stod(line.substr(0, line.find(',')));
+  o.validation_window = format_exact(first_held) + ":1000";
+  const InertialIdentificationResult end = run_inertial_identification(o);
+  EXPECT_EQ(end.validation_samples, last_rows);
+  EXPECT_EQ(end.samples, last.samples);
+  EXPECT_NEAR(*end.identified_rms.torque, *last.identified_rms.torque, 1e-12);
+
+  // A window at the start: the fit on what follows it.
+  o.validation_window = "-5:3";
+  const InertialIdentificationResult start = run_inertial_identification(o);
+  EXPECT_EQ(start.validation_samples, truth_rows_in(dir_, -5, 3));
+  EXPECT_EQ(start.samples, rows - start.validation_samples);
+
+  auto refused = [&](const std::string& window, const std::string& fragment, bool validate = false) {
+    InertialIdentificationOptions bad = options(dir_, "truth", true);
+    bad.validation_window = window;
+    if (validate) bad.validate = dir_;
+    try {
+      run_inertial_identification(bad);
+      ADD_FAILURE() << window << " must be refused";
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(fragment), std::string::npos) << what;
+      EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    }
+  };
+  refused("7:4", "ends before it starts");
+  refused("100:200", "outside the data");
+  refused("-1:100", "holds out all of the data");
+  refused("no_such_segment", "neither FROM:TO in seconds nor a segment");
+  refused("4:7", "give one of them", true);
+}
+
+// The keys outside checks rely on (issue 14, item 7), by name, from the command's own output:
+// summary.json friction {joint: {viscous, coulomb, offset, armature}}, friction_max_rel_error (with
+// --truth), coulomb_smoothing_velocity, validation.torque_rms {nominal, identified},
+// validation.torque_rms_per_joint; the identified URDF is the only *.urdf in the output directory.
+// Their values are held to the library's result of the same run, itself held to the truth above.
+TEST_F(Arm7Excite, SummaryKeysOutsideChecksRelyOn) {
+  const std::string out = test::fresh_dir("arm7_excite", "keys");
+  const Result cli = run("identify inertial arm7 " + dir_ +
+                         " --sensors joints --source truth --prior 0 --friction viscous,coulomb,offset --armature "
+                         "--truth " +
+                         dir_ + "/truth.urdf --quiet --out " + out);
+  ASSERT_EQ(cli.code, 0) << cli.err;
+  const nlohmann::json s = nlohmann::json::parse(cli.out);
+  InertialIdentificationOptions o = options(dir_, "truth", true);
+  o.friction = "viscous,coulomb,offset";
+  const InertialIdentificationResult r = run_inertial_identification(o);
+  ASSERT_TRUE(s.at("friction").is_object());
+  EXPECT_EQ(s.at("friction").size(), 7u);
+  for (const auto& [joint, terms] : s.at("friction").items()) {
+    for (const char* term : {"viscous", "coulomb", "offset"})
+      EXPECT_TRUE(terms.contains(term) && terms.at(term).is_number()) << joint << term;
+    // The armature: a number, or grouped with a link's inertia where the base parameters carry it.
+    EXPECT_TRUE((terms.contains("armature") && terms.at("armature").is_number()) ||
+                (terms.contains("grouped_with") && terms.at("grouped_with").contains("armature")))
+        << joint;
+  }
+  ASSERT_TRUE(r.friction_max_rel_error);
+  EXPECT_NEAR(s.at("friction_max_rel_error").get<double>(), *r.friction_max_rel_error, 1e-12);
+  EXPECT_LT(s.at("friction_max_rel_error").get<double>(), 1e-6);
+  EXPECT_EQ(s.at("coulomb_smoothing_velocity").get<double>(), 0.02);
+  const nlohmann::json& v = s.at("validation");
+  EXPECT_NEAR(v.at("torque_rms").at("nominal").get<double>(), *r.nominal_rms.torque, 1e-12 * *r.nominal_rms.torque);
+  EXPECT_NEAR(v.at("torque_rms").at("identified").get<double>(), *r.identified_rms.torque, 1e-9);
+  EXPECT_EQ(v.at("torque_rms_per_joint").size(), 7u);
+  for (const auto& [joint, rms] : v.at("torque_rms_per_joint").items()) {
+    EXPECT_TRUE(rms.contains("nominal") && rms.at("nominal").is_number()) << joint;
+    EXPECT_TRUE(rms.contains("identified") && rms.at("identified").is_number()) << joint;
+  }
+  std::vector<std::string> urdfs;
+  for (const auto& e : fs::directory_iterator(out))
+    if (e.path().extension() == ".urdf") urdfs.push_back(e.path().filename().string());
+  EXPECT_EQ(urdfs, std::vector<std::string>{"arm7_identified.urdf"});
 }
 
 TEST_F(Arm7Excite, FrictionTermsSelectedPerJoint) {

@@ -15,6 +15,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "../mocap/mocap_fixtures.hpp"
@@ -231,6 +233,15 @@ TEST(C3dImport, IdentifyStaticOnTheTrialsGivesTheDataSetsFigures) {
     EXPECT_NEAR(sb["segments"][s]["mass_after"].get<double>(), sa["segments"][s]["mass_after"].get<double>(),
                 5e-3 * sa["segments"][s]["mass_after"].get<double>())
         << sa["segments"][s]["name"];
+  // The static poses are detectable in the imported trials themselves (the default `--windows
+  // detect`, the settled-window detector, not the trials' segments): it finds every trial's pose.
+  const std::string out_detect = test::fresh_dir("c3d_import", "id_detect");
+  const Result d = run("identify static adult_humanoid " + imported +
+                       " --total-mass 77.6 --heldout-fraction 0.25 --out " + out_detect);
+  ASSERT_EQ(d.code, 0) << d.err;
+  const json sd = json::parse(test::read_file(out_detect + "/summary.json"));
+  EXPECT_EQ(sd["poses"], sb["poses"]);
+  EXPECT_EQ(sd["poses"]["fit"].get<int>() + sd["poses"]["heldout"].get<int>(), static_cast<int>(t.files.size()));
   // A single trial given directly where the data set is expected is imported on the fly.
   const Result direct = run("identify static adult_humanoid " + t.files.front() + " --total-mass 77.6 --out " +
                             test::fresh_dir("c3d_import", "id_direct"));
@@ -277,6 +288,60 @@ TEST(C3dImport, LabelMapRenamesAndDropsAndBadInputIsOneLine) {
   EXPECT_EQ(r2.err.find("JSON"), std::string::npos) << r2.err;
 }
 
+/// The adult squat's encoders as the robot's own log, `dir`/robot.csv, on the robot's clock: the
+/// sample at lab time t stamped clock(t) plus up to 0.2 ms of jitter, in ms, positions in degrees
+/// under the log's own names (pos0, ...), joint `flipped` counted the other way; `map.yaml` says so,
+/// `wrong.yaml` misses the flip. Returns the stamps [s].
+std::vector<double> write_robot_log(const LabRecording& rec, const std::string& dir,
+                                    const std::function<double(double)>& clock, std::size_t flipped) {
+  const std::size_t joints = rec.encoder_joints.size();
+  std::vector<double> stamps;
+  std::ofstream log(dir + "/robot.csv"), map(dir + "/map.yaml"), wrong(dir + "/wrong.yaml");
+  log << "stamp_ms";
+  for (std::size_t j = 0; j < joints; ++j) log << ",pos" << j;
+  log << "\n";
+  log.precision(15);
+  for (std::size_t k = 0; k < rec.encoder_time.size(); ++k) {
+    const double jitter = 2e-4 * std::sin(0.37 * static_cast<double>(k) * static_cast<double>(k));
+    stamps.push_back(clock(rec.encoder_time[k]) + jitter);
+    log << 1e3 * stamps.back();
+    for (std::size_t j = 0; j < joints; ++j)
+      log << ","
+          << (j == flipped ? -1.0 : 1.0) * rec.encoder_q(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(k)) *
+                 180.0 / M_PI;
+    log << "\n";
+  }
+  for (auto* out : {&map, &wrong}) {
+    *out << "time: {column: stamp_ms, unit: ms}\njoints:\n";
+    for (std::size_t j = 0; j < joints; ++j)
+      *out << "  " << rec.encoder_joints[j] << ": {q: pos" << j
+           << ", q_unit: deg, sign: " << (j == flipped && out == &map ? -1 : 1) << "}\n";
+  }
+  return stamps;
+}
+
+/// Largest difference between the encoders of an imported data set and what the log written by
+/// write_robot_log says at log time offset + rate t (its samples at their jittered stamps, linear
+/// between them).
+double largest_log_error(const LabRecording& rec, const std::vector<double>& stamps, const std::string& dataset,
+                         double offset, double rate) {
+  auto logged_q = [&](double t, Eigen::Index j) {
+    const auto it = std::upper_bound(stamps.begin(), stamps.end(), t);
+    const auto k1 = static_cast<Eigen::Index>(it - stamps.begin()), k0 = k1 - 1;
+    const double w = (t - stamps[static_cast<std::size_t>(k0)]) /
+                     (stamps[static_cast<std::size_t>(k1)] - stamps[static_cast<std::size_t>(k0)]);
+    return (1.0 - w) * rec.encoder_q(j, k0) + w * rec.encoder_q(j, k1);
+  };
+  const LabRecording imported = read_lab_recording(dataset);
+  EXPECT_EQ(imported.encoder_joints, rec.encoder_joints);
+  double worst = 0.0;
+  for (std::size_t k = 0; k < imported.encoder_time.size(); ++k)
+    for (Eigen::Index j = 0; j < static_cast<Eigen::Index>(rec.encoder_joints.size()); ++j)
+      worst = std::max(worst, std::abs(imported.encoder_q(j, static_cast<Eigen::Index>(k)) -
+                                       logged_q(offset + rate * imported.encoder_time[k], j)));
+  return worst;
+}
+
 /// The adult squat (realistic sensors): 3 s of its markers and plates as one C3D trial (from 1 s
 /// on), and its encoders as the robot's own log on another clock (7.3215 s ahead, jittered stamps in
 /// ms, degrees, renamed columns, one joint's sign flipped): `--robot-log` finds the offset from the
@@ -305,49 +370,11 @@ TEST_P(C3dRobotLog, IsAlignedToTheTrialByTheMarkers) {
   const double trial_start = rec.markers.time[static_cast<std::size_t>(first_frame)];
 
   const double clock_ahead = 7.3215;
-  const std::size_t joints = rec.encoder_joints.size(), flipped = 4;
-  std::vector<double> log_stamp;  // [s]
-  {
-    std::ofstream log(dir + "/robot.csv"), map(dir + "/map.yaml"), wrong(dir + "/wrong.yaml");
-    log << "stamp_ms";
-    for (std::size_t j = 0; j < joints; ++j) log << ",pos" << j;
-    log << "\n";
-    log.precision(15);
-    for (std::size_t k = 0; k < rec.encoder_time.size(); ++k) {
-      const double jitter = 2e-4 * std::sin(0.37 * static_cast<double>(k) * static_cast<double>(k));
-      log_stamp.push_back(rec.encoder_time[k] + clock_ahead + jitter);
-      log << 1e3 * log_stamp.back();
-      for (std::size_t j = 0; j < joints; ++j)
-        log << ","
-            << (j == flipped ? -1.0 : 1.0) * rec.encoder_q(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(k)) *
-                   180.0 / M_PI;
-      log << "\n";
-    }
-    for (auto* out : {&map, &wrong}) {
-      *out << "time: {column: stamp_ms, unit: ms}\njoints:\n";
-      for (std::size_t j = 0; j < joints; ++j)
-        *out << "  " << rec.encoder_joints[j] << ": {q: pos" << j
-             << ", q_unit: deg, sign: " << (j == flipped && out == &map ? -1 : 1) << "}\n";
-    }
-  }
-  // What the log says at log time t: its samples sit at their jittered stamps.
-  auto expected_q = [&](double t, Eigen::Index j) {
-    const auto it = std::upper_bound(log_stamp.begin(), log_stamp.end(), t);
-    const auto k1 = static_cast<Eigen::Index>(it - log_stamp.begin()), k0 = k1 - 1;
-    const double w = (t - log_stamp[static_cast<std::size_t>(k0)]) /
-                     (log_stamp[static_cast<std::size_t>(k1)] - log_stamp[static_cast<std::size_t>(k0)]);
-    return (1.0 - w) * rec.encoder_q(j, k0) + w * rec.encoder_q(j, k1);
-  };
+  const std::vector<double> log_stamp = write_robot_log(
+      rec, dir, [&](double t) { return t + clock_ahead; }, 4);
   auto largest_error = [&](const std::string& dataset, double offset) {
-    const LabRecording imported = read_lab_recording(dataset);
-    EXPECT_EQ(imported.encoder_joints, rec.encoder_joints);
-    EXPECT_GT(imported.encoder_time.size(), 2900u);  // 3 s at the log's 1 kHz
-    double worst = 0.0;
-    for (std::size_t k = 0; k < imported.encoder_time.size(); ++k)
-      for (Eigen::Index j = 0; j < static_cast<Eigen::Index>(joints); ++j)
-        worst = std::max(worst, std::abs(imported.encoder_q(j, static_cast<Eigen::Index>(k)) -
-                                         expected_q(offset + imported.encoder_time[k], j)));
-    return worst;
+    EXPECT_GT(read_lab_recording(dataset).encoder_time.size(), 2900u);  // 3 s at the log's 1 kHz
+    return largest_log_error(rec, log_stamp, dataset, offset, 1.0);
   };
 
   C3dImportOptions o;
@@ -388,6 +415,90 @@ TEST_P(C3dRobotLog, IsAlignedToTheTrialByTheMarkers) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backlash, C3dRobotLog, ::testing::Values(0.0017, 0.0));
+
+/// Clock drift between the robot and the lab (issue 14): the adult squat's encoders written as a log
+/// whose clock runs 400 ppm fast (log time = 2.5 s + (1 + 400e-6) lab time; jittered ms stamps,
+/// degrees, a flipped joint, as above), with the trial from 0.5 s to the end of the squat.
+/// - Given offset and drift (`--robot-log-drift 400`): the imported encoders are what the log says at
+///   offset + (1 + d) t to 1e-9 rad, checked against the log's own stamps, not the importer's.
+///   Given the offset but no drift, the last samples are off by the 2 ms the clocks drifted apart.
+/// - Estimated (`--robot-log-drift estimate`): 1 s windows, each aligned by the markers' IK, and a
+///   line through their offsets; the drift within 3 of its reported standard deviations and within
+///   100 ppm, the offset at the trial's first frame within 0.3 ms. Without backlash (the backlash
+///   test above shifts a 3 s trial's offset by 1.3 ms, which would swamp a 2 ms drift).
+TEST(C3dRobotLogDrift, GivenOrEstimatedDriftPutsTheLogOnTheLabClock) {
+  const Robot robot = test::bundled_robot("adult_humanoid");
+  const std::string dir = test::fresh_dir("c3d_import", "robot_log_drift");
+  ScenarioOptions so;
+  so.scenario = "squat";
+  so.out_dir = dir + "/squat";
+  so.seed = 3;
+  so.backlash_rad = 0.0;
+  run_scenario(robot, so);
+  const LabRecording rec = read_lab_recording(so.out_dir);
+  const Eigen::Index first_frame = 75;  // 0.5 s at 150 Hz
+  const Eigen::Index frames = static_cast<Eigen::Index>(rec.markers.time.size()) - first_frame - 1;
+  ASSERT_GT(frames, 600);  // at least 4 s of trial
+  write_trial_c3d(rec, c3d_plates(rec), first_frame, frames, dir + "/squat.c3d");
+  const double trial_start = rec.markers.time[static_cast<std::size_t>(first_frame)];
+  const double trial_length = rec.markers.time[static_cast<std::size_t>(first_frame + frames - 1)] - trial_start;
+
+  const double ahead = 2.5, drift = 400e-6;
+  const std::vector<double> log_stamp = write_robot_log(
+      rec, dir, [&](double t) { return ahead + (1.0 + drift) * t; }, 4);
+  const double offset = ahead + (1.0 + drift) * trial_start;  // the log's time at the trial's first frame
+  auto largest_error = [&](const std::string& dataset, double rate) {
+    return largest_log_error(rec, log_stamp, dataset, offset, rate);
+  };
+
+  C3dImportOptions o;
+  o.trials = {dir + "/squat.c3d"};
+  o.model = &robot.model;
+  o.robot_logs = {dir + "/robot.csv"};
+  o.robot_log_map = dir + "/map.yaml";
+  o.robot_log_offsets = {offset};
+  o.robot_log_drift_ppm = 1e6 * drift;
+  o.out_dir = dir + "/given";
+  const C3dImportResult given = import_c3d(o);
+  EXPECT_EQ(given.robot_log_drifts_ppm, std::vector<double>{1e6 * drift});
+  EXPECT_LT(largest_error(o.out_dir, 1.0 + drift), 1e-9);
+  // The same offset without the drift: the log is read drift * t too early by the end.
+  o.robot_log_drift_ppm = 0.0;
+  o.out_dir = dir + "/no_drift";
+  import_c3d(o);
+  EXPECT_GT(largest_error(o.out_dir, 1.0 + drift), 1e-4);
+
+  o.robot_log_offsets.clear();
+  o.estimate_robot_log_drift = true;
+  o.out_dir = dir + "/estimated";
+  const C3dImportResult found = import_c3d(o);
+  const json entry = json::parse(found.summary_json)["robot_log"]["trials"][0];
+  EXPECT_EQ(entry["method"], "markers, with drift");
+  const double ppm = entry["drift_ppm"].get<double>(), std_ppm = entry["drift_std_ppm"].get<double>();
+  std::cout << "drift " << ppm << " ppm (std " << std_ppm << ", windows " << entry["drift_windows"]
+            << "), offset error " << 1e3 * (found.robot_log_offsets[0] - offset) << " ms over " << trial_length
+            << " s\n";
+  EXPECT_NEAR(ppm, 1e6 * drift, std::max(3.0 * std_ppm, 1.0));
+  EXPECT_NEAR(ppm, 1e6 * drift, 100.0);
+  EXPECT_NEAR(found.robot_log_offsets[0], offset, 3e-4);
+  EXPECT_GE(entry["drift_windows"].get<int>(), 3);
+
+  // Bad combinations are one line each and write nothing.
+  o.robot_log_offsets = {offset};
+  o.out_dir = dir + "/both";
+  try {
+    import_c3d(o);
+    ADD_FAILURE() << "an offset given with the drift estimated must be refused";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("--robot-log-drift estimate"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(dir + "/both"));
+  const Result bad = run("import c3d " + dir + "/squat.c3d --model adult_humanoid --robot-log " + dir +
+                         "/robot.csv --map " + dir + "/map.yaml --robot-log-drift fast --out " + dir + "/bad");
+  EXPECT_NE(bad.code, 0);
+  EXPECT_NE(bad.err.find("neither a number of ppm nor 'estimate'"), std::string::npos) << bad.err;
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+}
 
 }  // namespace
 }  // namespace dynid

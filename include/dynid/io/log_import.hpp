@@ -22,6 +22,13 @@ struct LogJointMap {
   double sign = 1.0;       ///< +1 or -1: the log's positive direction against the model's axis
 };
 
+/// One file of a stacked log (`stacked` in the map): one value per line, a sample's values on
+/// consecutive lines, named `columns` in that order.
+struct StackedLogFile {
+  std::string file;  ///< relative to the log's directory
+  std::vector<std::string> columns;
+};
+
 /// The map file (YAML; docs/data-format.md gives every key).
 struct LogMap {
   std::string source_path;
@@ -31,6 +38,10 @@ struct LogMap {
   double from_s = -std::numeric_limits<double>::infinity();  ///< time window [s] (log time)
   double to_s = std::numeric_limits<double>::infinity();
   std::vector<LogJointMap> joints;
+  /// A log written as several files of one value per line (a MATLAB or embedded logger's dump):
+  /// LOG is then the directory holding them, and their columns are the table's. Empty: LOG is one
+  /// CSV or text table.
+  std::vector<StackedLogFile> stacked;
 };
 
 /// Reads and checks a map file against the model; throws one line naming the file and the key or
@@ -42,12 +53,18 @@ struct LogTable {
   std::string path;
   std::vector<std::string> header;
   std::vector<std::vector<double>> rows;
-  std::vector<long> line;  ///< file line of each row (1-based)
+  std::vector<long> line;  ///< file line of each row (1-based); a stacked log's sample number
+  bool stacked = false;    ///< read from stacked files (read_stacked_log_table)
 };
 
 /// Reads a CSV (comma or semicolon) or whitespace-separated text log whose first line that is not
 /// empty or a '#' comment is the header. Throws "PATH: line N: reason" on a malformed row.
 LogTable read_log_table(const std::string& path);
+
+/// Reads a stacked log: each of `files` (in directory `dir`) holds one value per line ('#' comments
+/// and empty lines skipped), each sample's values on consecutive lines in the order of its columns;
+/// every file must hold the same number of samples. Throws "FILE: ..." naming the file at fault.
+LogTable read_stacked_log_table(const std::string& dir, const std::vector<StackedLogFile>& files);
 
 /// A log's joint channels in the model's units and signs, at the log's own stamps (the map's
 /// window applied), before any resampling.

@@ -40,6 +40,12 @@ struct C3dImportOptions {
   /// The log's time [s] at each trial's first marker frame (one per trial; a single value with a
   /// single trial). Empty: estimated from the markers (mocap/robot_log_alignment.hpp).
   std::vector<double> robot_log_offsets;
+  /// The robot's clock against the lab's: log time = offset + (1 + drift 1e-6) (trial time), drift in
+  /// ppm, the same for every trial (a crystal's rate error; 0: the clocks run at the same rate).
+  double robot_log_drift_ppm = 0.0;
+  /// Estimate each trial's drift (and offset) instead from windows along the trial
+  /// (estimate_robot_log_drift; not with robot_log_offsets or robot_log_drift_ppm).
+  bool estimate_robot_log_drift = false;
 };
 
 struct C3dImportResult {
@@ -52,6 +58,7 @@ struct C3dImportResult {
   std::vector<std::string> missing_markers;  ///< model markers no trial has (with a model)
   std::vector<std::string> warnings;         ///< what the C3D reader tolerated, per file
   std::vector<double> robot_log_offsets;     ///< per trial, with robot logs: the offset used [s]
+  std::vector<double> robot_log_drifts_ppm;  ///< per trial, with robot logs: the drift used [ppm]
   std::string summary_json;                  ///< what import.json holds
 };
 

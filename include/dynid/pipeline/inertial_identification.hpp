@@ -51,6 +51,10 @@ struct InertialIdentificationOptions {
   std::string source = "sensors";
   std::string validate;           ///< data set for validation; empty = hold out the end of `data`
   double holdout_fraction = 0.3;  ///< held-out share at the end of `data` when `validate` is empty
+  /// Held out instead of the last `holdout_fraction` (`--validate-window`): a time window of `data`,
+  /// "FROM:TO" in seconds of the data set's time, or the label of one of its segments (dataset.json
+  /// `segments`). Training is the rest of `data`, before and after it. Not with `validate`.
+  std::string validation_window;
   std::vector<JointLock> locks;
   /// Also lock every joint off the legs (the chains from the sidecar contacts to the base) at its
   /// neutral value: the robot of `dynid simulate --scenario walk --lock-upper-body`.
@@ -294,6 +298,9 @@ struct InertialProblem {
   Model model;                            ///< locked, with the data set's gravity
   DatasetInfo train_set, validation_set;
   TimeWindow train_window, validation_window;
+  /// With a validation window inside the data (`validation_window`): the training after it
+  /// (`train_window` is then the training before it).
+  std::optional<TimeWindow> train_window_after;
   /// Sensor path: the clocks each data set's streams are read on (time alignment).
   std::map<std::string, AppliedStreamClock> train_clocks, validation_clocks;
   SensorSet set;

@@ -1,0 +1,72 @@
+"""identify_inertial's friction_joints, align_drift and validation_window (issue 14): the per-joint
+friction terms of `dynid identify inertial --friction-joint JOINT=TERMS`, the drift of
+`--align-drift` and the held-out window of `--validate-window`, from Python, against the command on
+the bundled arm's simulated excitation."""
+
+import json
+
+import pytest
+
+import dynid
+from conftest import cli_json, run_cli
+
+
+@pytest.fixture(scope="module")
+def arm(tmp_path_factory):
+    """The bundled 7-DOF arm's Fourier excitation, 4 s without sensor noise, simulated by the command."""
+    out = tmp_path_factory.mktemp("arm") / "data"
+    run_cli("simulate", "arm7", "--scenario", "excite", "--duration", "4", "--noise", "none", "--quiet", "--out", out)
+    return out
+
+
+ARGS = dict(sensors="joints", source="sensors", prior=0.0, friction="viscous,coulomb", armature=True)
+
+
+def test_friction_joints_select_each_joints_terms_as_the_command_does(arm, tmp_path):
+    chosen = {"a4": "none", "a6": "viscous"}
+    result = dynid.identify_inertial("arm7", str(arm), friction_joints=chosen, **ARGS)
+    friction = result.summary["friction"]
+    assert "a4" not in friction
+    assert set(friction["a6"]) >= {"viscous"} and "coulomb" not in friction["a6"] and "armature" not in friction["a6"]
+    assert {"viscous", "coulomb", "armature"} <= set(friction["a1"])
+    cli = cli_json("identify", "inertial", "arm7", arm, "--sensors", "joints", "--prior", "0", "--friction",
+                   "viscous,coulomb", "--armature", "--friction-joint", "a4=none", "--friction-joint", "a6=viscous",
+                   "--quiet", "--out", tmp_path / "cli")
+    assert result.summary["friction"] == cli["friction"]
+    assert result.summary["validation"]["torque_rms_per_joint"] == cli["validation"]["torque_rms_per_joint"]
+    # Without the selection every joint has every term: the selection is what changed the fit.
+    everything = dynid.identify_inertial("arm7", str(arm), **ARGS)
+    assert "a4" in everything.summary["friction"]
+    # An unknown joint: the command's one-line message.
+    bad = run_cli("identify", "inertial", "arm7", arm, "--sensors", "joints", "--friction-joint", "bogus=viscous",
+                  "--quiet", "--out", tmp_path / "bad", check=False)
+    assert bad.returncode == 1
+    with pytest.raises((ValueError, RuntimeError)) as e:
+        dynid.identify_inertial("arm7", str(arm), sensors="joints", friction_joints={"bogus": "viscous"})
+    assert "bogus" in str(e.value) and str(e.value) in bad.stderr
+
+
+def test_align_drift_goes_with_align_time_as_in_the_command(arm, tmp_path):
+    bad = run_cli("identify", "inertial", "arm7", arm, "--sensors", "joints", "--align-drift", "--quiet", "--out",
+                  tmp_path / "bad", check=False)
+    assert bad.returncode == 1
+    with pytest.raises((ValueError, RuntimeError)) as e:
+        dynid.identify_inertial("arm7", str(arm), sensors="joints", align_drift=True)
+    assert "--align-drift goes with --align-time" in str(e.value) and str(e.value) in bad.stderr
+    # With align_time the option is accepted; a fixed-base arm has one clock, nothing to align.
+    result = dynid.identify_inertial("arm7", str(arm), align_time=True, align_drift=True, **ARGS)
+    cli = cli_json("identify", "inertial", "arm7", arm, "--sensors", "joints", "--prior", "0", "--friction",
+                   "viscous,coulomb", "--armature", "--align-time", "--align-drift", "--quiet", "--out",
+                   tmp_path / "cli")
+    assert result.summary["friction"] == cli["friction"]
+
+
+def test_validation_window_is_the_commands(arm, tmp_path):
+    result = dynid.identify_inertial("arm7", str(arm), validation_window="1:2.5", **ARGS)
+    cli = cli_json("identify", "inertial", "arm7", arm, "--sensors", "joints", "--prior", "0", "--friction",
+                   "viscous,coulomb", "--armature", "--validate-window", "1:2.5", "--quiet", "--out", tmp_path / "cli")
+    assert result.summary["validation_data"] == cli["validation_data"] == f"window 1:2.5 of {arm}"
+    assert result.summary["validation"] == cli["validation"]
+    assert result.summary["validation_samples"] == cli["validation_samples"]
+    with pytest.raises((ValueError, RuntimeError), match="ends before it starts"):
+        dynid.identify_inertial("arm7", str(arm), validation_window="2.5:1", **ARGS)
