@@ -67,7 +67,8 @@ InertialIdentificationOptions identification_options(
     const std::string& validate, double holdout, const std::string& truth, const std::map<std::string, double>& locks,
     bool lock_upper_body, bool consistent, py::handle prior, const std::string& weighting, bool torque_offsets,
     bool torque_gains, bool fixed_base, const std::string& friction, bool armature, py::handle cutoff, bool align_time,
-    bool align_drift, const std::map<std::string, std::string>& friction_joints, const std::string& validation_window) {
+    bool align_drift, const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
+    py::handle parallel_filter, const std::string& prior_frame) {
   // The checks the command line's option parser makes before the library sees the values.
   if (source != "sensors" && source != "mocap" && source != "truth")
     throw py::value_error("source: 'sensors', 'mocap' or 'truth', not '" + source + "'");
@@ -76,6 +77,12 @@ InertialIdentificationOptions identification_options(
   const bool has_cutoff = !cutoff.is_none();
   const double cutoff_hz = has_cutoff ? cutoff.cast<double>() : 0.0;
   if (has_cutoff && !(cutoff_hz > 0.0)) throw py::value_error("cutoff: must be a positive frequency in Hz");
+  const bool has_parallel_filter = !parallel_filter.is_none();
+  const double parallel_filter_hz = has_parallel_filter ? parallel_filter.cast<double>() : 0.0;
+  if (has_parallel_filter && !(parallel_filter_hz > 0.0))
+    throw py::value_error("parallel_filter: must be a positive frequency in Hz");
+  if (prior_frame != "origin" && prior_frame != "com")
+    throw py::value_error("prior_frame: 'origin' or 'com', not '" + prior_frame + "'");
   if (!locks.empty()) {
     // Named by the argument (the library names only the joint).
     const Robot robot = load_robot(model);
@@ -109,6 +116,8 @@ InertialIdentificationOptions identification_options(
   o.align_drift = align_drift;
   o.friction_joints = friction_joints;
   o.validation_window = validation_window;
+  if (has_parallel_filter) o.parallel_filter.cutoff_hz = parallel_filter_hz;
+  o.cad_prior_coordinates = prior_frame == "com" ? CadPriorCoordinates::Com : CadPriorCoordinates::Origin;
   return o;
 }
 
@@ -155,7 +164,9 @@ torque_offsets, torque_gains (one gain per joint torque sensor the set uses; nee
 wrenches), fixed_base, friction ("viscous,coulomb,offset" subset), armature, friction_joints
 ({joint: terms}, as --friction-joint JOINT=TERMS: that joint's terms instead of friction/armature;
 "none" for no term), cutoff [Hz], align_time, align_drift (with align_time: each stream's clock
-drift too, as --align-drift).)";
+drift too, as --align-drift), parallel_filter [Hz] (Gautier's parallel filter, as --parallel-filter),
+prior_frame ("origin" | "com", as --prior-frame; the demo's: cutoff=20, parallel_filter=3,
+prior_frame="com", consistent=True).)";
 
 }  // namespace
 
@@ -306,11 +317,12 @@ torque joints and their measured / nominal / identified torques (samples x joint
          const std::map<std::string, double>& locks, bool lock_upper_body, bool consistent, py::handle prior,
          const std::string& weighting, bool torque_offsets, bool torque_gains, bool fixed_base,
          const std::string& friction, bool armature, py::handle cutoff, bool align_time, bool align_drift,
-         const std::map<std::string, std::string>& friction_joints, const std::string& validation_window) {
-        InertialIdentificationOptions o =
-            identification_options(model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body,
-                                   consistent, prior, weighting, torque_offsets, torque_gains, fixed_base, friction,
-                                   armature, cutoff, align_time, align_drift, friction_joints, validation_window);
+         const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
+         py::handle parallel_filter, const std::string& prior_frame) {
+        InertialIdentificationOptions o = identification_options(
+            model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
+            weighting, torque_offsets, torque_gains, fixed_base, friction, armature, cutoff, align_time, align_drift,
+            friction_joints, validation_window, parallel_filter, prior_frame);
         py::gil_scoped_release release;
         // A lab's C3D or TRC trial where a data set is expected: imported, kept as long as the problem.
         auto imported = std::make_shared<ImportedProblem>(o.data, o.validate);
@@ -327,6 +339,7 @@ torque joints and their measured / nominal / identified torques (samples x joint
       py::arg("friction") = "", py::arg("armature") = false, py::arg("cutoff") = py::none(),
       py::arg("align_time") = false, py::arg("align_drift") = false,
       py::arg("friction_joints") = std::map<std::string, std::string>{}, py::arg("validation_window") = "",
+      py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin",
       (std::string("Stage 1 of `dynid identify inertial`: loads and checks everything the estimate needs.\n") +
        kOptionsDoc)
           .c_str());
@@ -394,11 +407,12 @@ torque joints and their measured / nominal / identified torques (samples x joint
          const std::string& truth, const std::map<std::string, double>& locks, bool lock_upper_body, bool consistent,
          py::handle prior, const std::string& weighting, bool torque_offsets, bool torque_gains, bool fixed_base,
          const std::string& friction, bool armature, py::handle cutoff, bool align_time, bool align_drift,
-         const std::map<std::string, std::string>& friction_joints, const std::string& validation_window) {
-        InertialIdentificationOptions o =
-            identification_options(model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body,
-                                   consistent, prior, weighting, torque_offsets, torque_gains, fixed_base, friction,
-                                   armature, cutoff, align_time, align_drift, friction_joints, validation_window);
+         const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
+         py::handle parallel_filter, const std::string& prior_frame) {
+        InertialIdentificationOptions o = identification_options(
+            model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
+            weighting, torque_offsets, torque_gains, fixed_base, friction, armature, cutoff, align_time, align_drift,
+            friction_joints, validation_window, parallel_filter, prior_frame);
         py::gil_scoped_release release;
         // A lab's C3D or TRC trial where a data set is expected: imported for this run.
         const ImportedProblem imported(o.data, o.validate);
@@ -420,6 +434,7 @@ torque joints and their measured / nominal / identified torques (samples x joint
       py::arg("friction") = "", py::arg("armature") = false, py::arg("cutoff") = py::none(),
       py::arg("align_time") = false, py::arg("align_drift") = false,
       py::arg("friction_joints") = std::map<std::string, std::string>{}, py::arg("validation_window") = "",
+      py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin",
       (std::string("All the stages, as `dynid identify inertial MODEL DATA --out OUT` runs them (writes only with "
                    "out; an existing out is replaced only if it holds an earlier output of the command).\n") +
        kOptionsDoc)

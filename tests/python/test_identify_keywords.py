@@ -70,3 +70,23 @@ def test_validation_window_is_the_commands(arm, tmp_path):
     assert result.summary["validation_samples"] == cli["validation_samples"]
     with pytest.raises((ValueError, RuntimeError), match="ends before it starts"):
         dynid.identify_inertial("arm7", str(arm), validation_window="2.5:1", **ARGS)
+
+
+def test_parallel_filter_and_prior_frame_as_the_command(arm, tmp_path):
+    """The demo's data path and prior from Python (--parallel-filter HZ --prior-frame com): the same
+    summary as the command, and a frame the prior cannot take named by the argument."""
+    result = dynid.identify_inertial("arm7", str(arm), sensors="joints", parallel_filter=2.0, prior_frame="com",
+                                     truth=str(arm / "truth.urdf"))
+    cli = cli_json("identify", "inertial", "arm7", arm, "--sensors", "joints", "--parallel-filter", "2",
+                   "--prior-frame", "com", "--truth", arm / "truth.urdf", "--quiet", "--out", tmp_path / "cli")
+    assert result.summary["cad_prior"]["coordinates"] == "com"
+    assert result.summary["cad_prior"] == cli["cad_prior"]
+    assert result.summary["parallel_filter"] == cli["parallel_filter"]
+    assert result.summary["parameter_error_vs_nominal"] == cli["parameter_error_vs_nominal"]
+    origin = dynid.identify_inertial("arm7", str(arm), sensors="joints", parallel_filter=2.0,
+                                     truth=str(arm / "truth.urdf"))
+    assert origin.summary["cad_prior"]["coordinates"] == "origin"
+    with pytest.raises(ValueError, match="prior_frame"):
+        dynid.identify_inertial("arm7", str(arm), sensors="joints", prior_frame="joint")
+    with pytest.raises(ValueError, match="parallel_filter"):
+        dynid.identify_inertial("arm7", str(arm), sensors="joints", parallel_filter=-1.0)
