@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "dynid/core/atomic_file.hpp"
+#include "dynid/data/input_checks.hpp"
 #include "dynid/data/lab_motion.hpp"
 #include "dynid/data/lab_recording.hpp"
 #include "dynid/data/settled_windows.hpp"
@@ -400,6 +401,7 @@ StaticPipelineResult run_static_identification(const Robot& robot, const std::st
   if (!options.truth_urdf.empty()) truth = load_robot(options.truth_urdf);
   if (!options.validate.empty()) validate_static_identification(robot, truth ? &truth->model : nullptr, options, out);
   out.summary = static_summary_json(robot, data, windows, truth ? &*truth : nullptr, options, out);
+  out.summary["input_warnings"] = input_warnings(model, read_dataset_info(data));
   return out;
 }
 
