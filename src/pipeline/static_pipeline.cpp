@@ -381,6 +381,7 @@ nlohmann::json static_summary_json(const Robot& robot, const std::string& data, 
       s["residual_wrench"]["truth"] = {{"mean_abs", vec6(out.residual_truth.mean_abs)},
                                        {"std", vec6(out.residual_truth.std_abs)}};
   }
+  s["input_warnings"] = input_warnings(model, read_dataset_info(data));
   return s;
 }
 
@@ -401,7 +402,6 @@ StaticPipelineResult run_static_identification(const Robot& robot, const std::st
   if (!options.truth_urdf.empty()) truth = load_robot(options.truth_urdf);
   if (!options.validate.empty()) validate_static_identification(robot, truth ? &truth->model : nullptr, options, out);
   out.summary = static_summary_json(robot, data, windows, truth ? &*truth : nullptr, options, out);
-  out.summary["input_warnings"] = input_warnings(model, read_dataset_info(data));
   return out;
 }
 
