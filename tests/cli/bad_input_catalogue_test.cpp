@@ -25,6 +25,7 @@ namespace fs = std::filesystem;
 std::string scratch(const std::string& name) {
   const fs::path p = fs::temp_directory_path() / ("dynid_bad_inputs_" + std::to_string(::getpid())) / name;
   fs::remove_all(p);
+  fs::create_directories(p.parent_path());  // each test may run in a process of its own (ctest)
   return p.string();
 }
 
@@ -332,7 +333,7 @@ TEST(BadInputCatalogueOtherCommands, ImportLogNamesNanAndTimeGaps) {
   EXPECT_EQ(even.err.find("time gap"), std::string::npos) << even.err;
 }
 
-TEST(BadInputCatalogueOtherCommands, ServoLogThatNeverMovesIsOneLine) {
+TEST(BadInputCatalogueOtherCommands, ServoLogThatNeverMovesOrHoldsInfIsOneLine) {
   const std::string logs = scratch("servo_logs");
   fs::create_directories(logs);
   {
@@ -347,6 +348,20 @@ TEST(BadInputCatalogueOtherCommands, ServoLogThatNeverMovesIsOneLine) {
             std::string::npos)
       << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+
+  // The same log moving, with one position written as inf: refused by the stream reader.
+  {
+    std::ofstream f(logs + "/servo.csv");
+    f << "time,l_hip_pitch.q_cmd,l_hip_pitch.q,l_hip_pitch.supply_voltage\n";
+    for (int i = 0; i < 2000; ++i)
+      f << i * 1e-3 << "," << 0.3 * std::sin(i * 1e-2) << ","
+        << (i == 700 ? "inf" : std::to_string(0.3 * std::sin(i * 1e-2))) << ",14.8\n";
+  }
+  const Result inf = run("identify actuator servo_bench --joint l_hip_pitch --logs " + logs + " --out " + out);
+  EXPECT_EQ(inf.code, 1) << inf.err;
+  EXPECT_NE(inf.err.find("servo.csv: line 702: 'inf' is not a finite number"), std::string::npos) << inf.err;
+  EXPECT_EQ(std::count(inf.err.begin(), inf.err.end(), '\n'), 1) << inf.err;
   EXPECT_FALSE(fs::exists(out));
 }
 
