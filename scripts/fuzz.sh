@@ -4,6 +4,7 @@
 # runs them one after the other (docs/reliability.md).
 #   scripts/fuzz.sh                 # 60 s in total, split evenly over the harnesses
 #   scripts/fuzz.sh 1800 c3d urdf   # 1800 s each for the harnesses named
+#   FUZZ_RUNS=1000000 scripts/fuzz.sh 1800 c3d   # stops at 10^6 executions or 1800 s, what comes first
 # First every harness re-reads the regression inputs of past findings (tests/fixtures/fuzz/NAME/),
 # then fuzzes from its corpus, build-sanitize/fuzz-corpus/NAME (kept between runs), seeded from
 # fuzz/seeds/NAME and the bundled files (models/, tests/fixtures/, docs/examples/). A finding stops
@@ -83,7 +84,7 @@ for name in "${harnesses[@]}"; do
   log="$BUILD_DIR/fuzz-logs/$name.log"
   start=$(date +%s)
   result=ok
-  "$exe" "$corpus" -max_total_time="$per" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  "$exe" "$corpus" -max_total_time="$per" ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$BUILD_DIR/fuzz-findings/$name-" >"$log" 2>&1 || result=finding
   elapsed=$(($(date +%s) - start))
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)

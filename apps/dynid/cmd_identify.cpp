@@ -259,6 +259,7 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
       }
       out.commit();
       std::cout << r.summary_json;
+      for (const std::string& w : r.input_warnings) std::cerr << "warning: " << w << "\n";
       for (const std::string& w : r.warnings) std::cerr << "warning: " << w << "\n";
       return 0;
     };

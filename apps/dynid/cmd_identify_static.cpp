@@ -41,6 +41,7 @@ int run(IdentifyStaticArgs a) {
   write_static_identification(r, robot, out.path());
   out.commit();
   const auto& s = r.summary;
+  for (const auto& w : s["input_warnings"]) std::cerr << "warning: " << w.get<std::string>() << "\n";
   std::cout << "dynid identify static: " << r.poses.size() << " poses (" << s["poses"]["fit"].get<int>() << " fit, "
             << s["poses"]["heldout"].get<int>() << " held out); held-out GCOM error "
             << mm(s["gcom_error_mm"]["nominal"]["heldout"]) << " (nominal) -> "

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "dynid/data/input_checks.hpp"
 #include "dynid/io/log_import.hpp"
 #include "dynid/mocap/c3d_import.hpp"
 #include "dynid/model/robot.hpp"
@@ -50,6 +51,10 @@ void register_import(CLI::App& app, Action& action) {
       o.to_s = args->to;
       const LogImportResult r = import_log(robot.model, o);
       std::cout << r.summary_json;
+      for (const std::string& w : r.warnings) std::cerr << "warning: " << w << "\n";
+      // What identification will say about the data set, said now (the stream is as the log was).
+      for (const std::string& w : input_warnings(robot.model, read_dataset_info(args->out)))
+        std::cerr << "warning: " << w << "\n";
       return 0;
     };
   });
@@ -119,6 +124,9 @@ void register_import(CLI::App& app, Action& action) {
       const C3dImportResult r = import_c3d(o);
       std::cout << r.summary_json;
       for (const std::string& w : r.warnings) std::cerr << "warning: " << w << "\n";
+      const DatasetInfo written = read_dataset_info(c3d_args->out);
+      for (const std::string& w : robot ? input_warnings(robot->model, written) : time_gap_warnings(written))
+        std::cerr << "warning: " << w << "\n";
       if (!r.unknown_labels.empty())
         std::cerr << "warning: " << r.unknown_labels.size()
                   << " marker(s) the model does not have (kept; give them names with --labels): "

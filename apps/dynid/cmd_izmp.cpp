@@ -74,6 +74,7 @@ int run_izmp_command(const IzmpArgs& a) {
   write_izmp_outputs(result, out.path());
   out.commit();
   std::cout << result.summary.dump(2) << "\n";
+  for (const auto& w : result.summary["input_warnings"]) std::cerr << "warning: " << w.get<std::string>() << "\n";
   return 0;
 }
 

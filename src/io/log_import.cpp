@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "dynid/core/atomic_file.hpp"
+#include "dynid/core/number_format.hpp"
 #include "dynid/core/staged_directory.hpp"
 #include "dynid/io/csv_stream.hpp"
 
@@ -454,6 +455,20 @@ LogStreamFiles write_log_streams(const std::vector<LogStreamSegment>& segments, 
   return files;
 }
 
+std::string log_time_gap_warning(const LogSeries& series, const std::string& log_path, double from, double to) {
+  const double period = 1.0 / series.rate_hz;
+  double longest = 0.0, after = 0.0;
+  for (std::size_t k = 1; k < series.time.size(); ++k)
+    if (series.time[k] > from && series.time[k - 1] < to && series.time[k] - series.time[k - 1] > longest) {
+      longest = series.time[k] - series.time[k - 1];
+      after = series.time[k - 1];
+    }
+  if (!(longest > 5.0 * period)) return {};
+  return "time gap: " + log_path + " has no samples for " + format_fixed(longest, 4) + " s after log time " +
+         format_fixed(after, 4) + " s (more than 5 of its periods, " + format_fixed(5.0 * period, 4) +
+         " s): the data set interpolates across it";
+}
+
 LogImportResult import_log(const Model& model, const LogImportOptions& options) {
   LogMap map = read_log_map(options.map_path, model);
   if (!std::isnan(options.from_s)) map.from_s = options.from_s;
@@ -465,6 +480,8 @@ LogImportResult import_log(const Model& model, const LogImportOptions& options) 
   result.jitter_max_s = series.jitter_max_s;
   result.rows_read = static_cast<long>(series.time.size());
   result.start_s = series.time.front();
+  const std::string gap = log_time_gap_warning(series, options.log_path, series.time.front(), series.time.back());
+  if (!gap.empty()) result.warnings.push_back(gap);
 
   // Resampled at start + k / rate by linear interpolation between the bracketing log rows; stamps
   // relative to the window's first row: a data set starts at its first sample.
@@ -502,7 +519,8 @@ LogImportResult import_log(const Model& model, const LogImportOptions& options) 
                          {"jitter_rms_s", result.jitter_rms_s},
                          {"jitter_max_s", result.jitter_max_s},
                          {"resampling", "linear interpolation onto start_s + k / rate_hz; stamps from 0"},
-                         {"joints", map.joints.size()}};
+                         {"joints", map.joints.size()},
+                         {"warnings", result.warnings}};
   result.summary_json = summary.dump(2) + "\n";
   write_file_atomically(out.path() + "/import.json", result.summary_json);
   out.commit();

@@ -111,6 +111,9 @@ LogStreamSegment align_robot_log(const C3dImportOptions& options, std::size_t t,
                                 std::to_string(log.end_s()) + " s) has no sample in trial " + options.trials[t] +
                                 " at offset " + std::to_string(offset) + " s");
   entry["samples"] = segment.stamps.size();
+  // The log is interpolated onto the trial's frames: a gap in it would be bridged without a word.
+  const std::string gap = log_time_gap_warning(log, log_path, segment.log_time.front(), segment.log_time.back());
+  if (!gap.empty()) result.warnings.push_back(gap + " (trial " + options.trials[t] + ")");
   alignment.push_back(entry);
   return segment;
 }

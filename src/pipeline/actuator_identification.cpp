@@ -9,6 +9,8 @@
 
 #include "dynid/actuator/ilc.hpp"
 #include "dynid/core/atomic_file.hpp"
+#include "dynid/core/number_format.hpp"
+#include "dynid/data/input_checks.hpp"
 #include "dynid/dynamics/rnea.hpp"
 #include "dynid/io/csv_stream.hpp"
 #include "dynid/locomotion/servo_prediction.hpp"
@@ -175,6 +177,12 @@ ServoLog read_servo_log(const std::string& path, const std::string& joint) {
     log.position.push_back(s.values(r, c_q));
     log.supply.push_back(s.values(r, c_u));
   }
+  // A servo that never moves shows nothing of its motor and friction: the fit would be rank-deficient.
+  const auto [low, high] = std::minmax_element(log.position.begin(), log.position.end());
+  if (*high - *low < InputCheckOptions{}.still_range_rad)
+    throw std::invalid_argument(path + ": '" + joint + ".q' spans " + format_fixed(*high - *low, 6) +
+                                " rad (less than 0.1 degree): the servo never moves in this log, so it shows nothing "
+                                "of the motor and friction model");
   return log;
 }
 

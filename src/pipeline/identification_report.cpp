@@ -51,6 +51,7 @@ BarPlot single_series(const std::string& title, const std::string& y_label, cons
 
 void write_identification_report(const InertialIdentificationResult& r, const std::string& path) {
   HtmlReport report("dynid identify inertial: " + r.base.model_name);
+  for (const std::string& w : r.input_warnings) report.paragraph("Input warning: " + w + ".");
   report.paragraph("Data: " + r.source_description + ". Sensor set '" + r.sensors + "', " + std::to_string(r.samples) +
                    " training samples, " + std::to_string(r.validation_samples) + " validation samples. " +
                    std::to_string(r.base.num_base()) + " base parameters, condition number " +

@@ -16,6 +16,7 @@
 #include "dynid/core/atomic_file.hpp"
 #include "dynid/core/number_format.hpp"
 #include "dynid/data/contact_states.hpp"
+#include "dynid/data/input_checks.hpp"
 #include "dynid/data/mocap_source.hpp"
 #include "dynid/data/parallel_filter.hpp"
 #include "dynid/data/truth_source.hpp"
@@ -275,6 +276,15 @@ std::string base_parameters_text(const InertialIdentificationResult& r) {
     }
   }
   return s.str();
+}
+
+/// The input checks of the training data set with the model, and the time gaps of a --validate set.
+std::vector<std::string> inertial_input_warnings(const InertialProblem& p) {
+  std::vector<std::string> out =
+      input_warnings(p.model, p.train_set, p.options.source == "truth" ? "truth" : "encoders");
+  if (!p.options.validate.empty())
+    for (std::string& w : time_gap_warnings(p.validation_set)) out.push_back(std::move(w));
+  return out;
 }
 
 /// Joints off the chains from the contacts to the base, at their neutral value.
@@ -670,6 +680,7 @@ InertialProblem prepare_inertial_identification(const InertialIdentificationOpti
       p.prior_information.bottomRightCorner(nx, nx) = covariance.ldlt().solve(MatrixX::Identity(nx, nx));
     }
   }
+  p.input_warnings = inertial_input_warnings(p);
   return p;
 }
 
@@ -984,6 +995,7 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
   const LeastSquaresSolution& sol = e.solution;
   InertialIdentificationResult r;
   r.base = base;
+  r.input_warnings = p.input_warnings;
   r.sensors = p.set.label;
   r.prior = p.prior;
   r.base_nominal = p.base_nominal;
@@ -1593,6 +1605,7 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
     j["truth_total_mass"] = *r.truth_total_mass;
   }
   j["warnings"] = r.warnings;
+  j["input_warnings"] = r.input_warnings;
   return j.dump(2) + "\n";
 }
 

@@ -11,6 +11,7 @@
 
 #include "dynid/core/atomic_file.hpp"
 #include "dynid/core/number_format.hpp"
+#include "dynid/data/input_checks.hpp"
 #include "dynid/dynamics/inertial_reference_momentum.hpp"
 #include "dynid/dynamics/moving_reference_dynamics.hpp"
 #include "dynid/dynamics/sole_contacts.hpp"
@@ -543,6 +544,7 @@ IzmpResult run_izmp(const IzmpOptions& options) {
   summary["inertia_from"] = options.inertia_from.empty() ? robot.urdf_path : options.inertia_from;
   summary["samples"] = result.series.time.size();
   summary["inside_support_fraction"] = inside_support_fraction(result.series);
+  summary["input_warnings"] = input_warnings(robot.model, read_dataset_info(options.data));
   if (rec.has_truth) {
     // The paper's reference: the same method with ideal signals, ACD = bus = 500 Hz.
     IzmpSettings ref = s;

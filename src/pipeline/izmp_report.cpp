@@ -29,8 +29,12 @@ std::string izmp_report_html(const IzmpResult& result, const std::string& title)
       "The physical ZMP is that of the simulator's contact wrenches on the same plane (simulated data sets only). "
       "The stance soles' extent is the union of the soles on the ground (both in double support). izmp.csv also "
       "holds the paper's reference series.");
+  if (result.summary.contains("input_warnings"))
+    for (const auto& w : result.summary["input_warnings"])
+      report.paragraph("Input warning: " + w.get<std::string>() + ".");
   ReportTable table{"Summary", {"key", "value"}, {}};
-  for (const auto& [key, value] : result.summary.items()) table.rows.push_back({key, json_text(value)});
+  for (const auto& [key, value] : result.summary.items())
+    if (key != "input_warnings") table.rows.push_back({key, json_text(value)});
   report.table(table);
 
   for (int axis = 0; axis < 2; ++axis) {

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "dynid/core/atomic_file.hpp"
+#include "dynid/data/input_checks.hpp"
 #include "dynid/data/lab_motion.hpp"
 #include "dynid/data/lab_recording.hpp"
 #include "dynid/data/settled_windows.hpp"
@@ -380,6 +381,7 @@ nlohmann::json static_summary_json(const Robot& robot, const std::string& data, 
       s["residual_wrench"]["truth"] = {{"mean_abs", vec6(out.residual_truth.mean_abs)},
                                        {"std", vec6(out.residual_truth.std_abs)}};
   }
+  s["input_warnings"] = input_warnings(model, read_dataset_info(data));
   return s;
 }
 

@@ -17,6 +17,8 @@ std::string fmt(double v, int decimals = 2) { return format_fixed(v, decimals); 
 std::string static_identification_report(const StaticPipelineResult& r, const Robot& robot) {
   HtmlReport page("Static identification of " + robot.model.name);
   const nlohmann::json& s = r.summary;
+  if (s.contains("input_warnings"))
+    for (const auto& w : s["input_warnings"]) page.paragraph("Input warning: " + w.get<std::string>() + ".");
   page.paragraph("Masses and centres of mass of the chosen segments from " + std::to_string(r.poses.size()) +
                  " static poses (paper 000): the measured centre of pressure of each settled pose is its ground-"
                  "projected COM (GCOM); the segments are fitted so the model's GCOM matches it, with the total "

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 #include "run_dynid.hpp"
@@ -44,9 +45,13 @@ TEST(CliIdentify, SimulateThenIdentifyWritesTheDocumentedOutputs) {
   EXPECT_EQ(json::parse(std::ifstream(out + "/summary.json")), s);
   for (const char* f : {"base_parameters.json", "base_parameters.txt", "report.html", "kid_humanoid_identified.urdf"})
     EXPECT_TRUE(fs::exists(out + "/" + f)) << f;
-  // Not a terminal: progress as whole lines, at most one per 10 %.
+  // Not a terminal: progress as whole lines, at most one per 10 % (besides the named warnings: the
+  // squat hardly turns the hip yaw joints, docs/cli.md).
   EXPECT_NE(r.err.find("[100 %]"), std::string::npos) << r.err;
-  EXPECT_LE(std::count(r.err.begin(), r.err.end(), '\n'), 12) << r.err;
+  std::istringstream lines(r.err);
+  int progress = 0;
+  for (std::string line; std::getline(lines, line);) progress += line.rfind("warning: ", 0) != 0;
+  EXPECT_LE(progress, 12) << r.err;
 
   // Bad inputs: one line naming the problem.
   for (const auto& [args, fragment] : std::vector<std::pair<std::string, std::string>>{

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -80,9 +81,18 @@ TEST(StaticCli, IdentifyStaticWritesSummaryUrdfAndReport) {
   const json s = json::parse(slurp(out + "/summary.json"));
   EXPECT_EQ(s["poses"]["fit"].get<int>() + s["poses"]["heldout"].get<int>(), 8);
   EXPECT_EQ(s["poses"]["heldout"].get<int>(), 2);
-  EXPECT_DOUBLE_EQ(s["total_mass"]["measured"].get<double>(), 77.6);
-  // The identified total mass is the --total-mass given (the fit's constraint); what the poses
-  // estimate is checked instead: the held-out poses' GCOM, closer than the CAD model's.
+  // The identified total mass is the --total-mass given (the fit's constraint), so it is not checked;
+  // what the poses estimate is: every segment's mass within 6 % of the truth (measured at most
+  // 5.1 %, the left hand) where CAD's are 11-17 % light, the COMs CAD misplaces by more than 10 mm
+  // (pelvis, torso: 13 and 42 mm) within 75 % of CAD's error (measured 70 % and 41 %), and the
+  // held-out poses' GCOM, closer than the CAD model's.
+  for (const auto& seg : s["segments"]) {
+    EXPECT_LT(std::abs(seg["mass_error_percent"].get<double>()), 6.0) << seg["name"];
+    EXPECT_GT(std::abs(seg["mass_error_percent_nominal"].get<double>()), 10.0) << seg["name"];
+    if (seg["com_error_mm_nominal"].get<double>() > 10.0) {
+      EXPECT_LT(seg["com_error_mm"].get<double>(), 0.75 * seg["com_error_mm_nominal"].get<double>()) << seg["name"];
+    }
+  }
   EXPECT_LT(s["gcom_error_mm"]["identified"]["heldout"]["mean"].get<double>(),
             0.5 * s["gcom_error_mm"]["nominal"]["heldout"]["mean"].get<double>());
   for (const char* m : {"nominal", "identified"})

@@ -394,6 +394,30 @@ TEST_P(C3dRobotLog, IsAlignedToTheTrialByTheMarkers) {
   o.out_dir = dir + "/given";
   import_c3d(o);
   EXPECT_LT(largest_error(o.out_dir, trial_start + clock_ahead), 1e-9);
+  for (const std::string& w : found.warnings) EXPECT_EQ(w.find("time gap"), std::string::npos) << w;
+
+  // 0.3 s of the log missing inside the trial: still imported (interpolated across), with a named
+  // warning in import.json (docs/cli.md); the jittered log above has none.
+  {
+    std::ifstream in(dir + "/robot.csv");
+    std::ofstream out(dir + "/gap.csv");
+    const double from_ms = 1e3 * (trial_start + clock_ahead + 1.0), to_ms = from_ms + 300.0;
+    for (std::string line; std::getline(in, line);) {
+      const bool header = line.rfind("stamp", 0) == 0;
+      const double ms = header ? 0.0 : std::stod(line.substr(0, line.find(',')));
+      if (header || ms < from_ms || ms >= to_ms) out << line << "\n";
+    }
+  }
+  o.robot_logs = {dir + "/gap.csv"};
+  o.out_dir = dir + "/gap";
+  const C3dImportResult gap = import_c3d(o);
+  std::vector<std::string> gaps;
+  for (const std::string& w : gap.warnings)
+    if (w.rfind("time gap: ", 0) == 0) gaps.push_back(w);
+  ASSERT_EQ(gaps.size(), 1u);
+  EXPECT_NE(gaps[0].find("gap.csv has no samples for 0.3"), std::string::npos) << gaps[0];
+  EXPECT_NE(json::parse(gap.summary_json)["warnings"].dump().find("time gap: "), std::string::npos);
+  o.robot_logs = {dir + "/robot.csv"};
 
   o.robot_log_offsets.clear();
   o.robot_log_map = dir + "/wrong.yaml";

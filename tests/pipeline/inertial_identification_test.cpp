@@ -143,7 +143,9 @@ TEST_F(InertialIdentificationTest, ConsistentEstimateKeepsTheFit) {
 
 TEST_F(InertialIdentificationTest, TwoPhaseKeepsTheGivenMassesAndComs) {
   // Masses and COMs from a static identification (here: the truth's), the rotational inertias from
-  // the motion: the kept values come back unchanged and the held-out base wrench is explained.
+  // the motion. The kept values are inputs: they are checked only to come back unchanged (the
+  // option's contract, not an estimate), and the total mass, their sum, not at all. What is
+  // estimated is checked: the held-out base wrench the identified inertias explain.
   InertialIdentificationOptions o = options(clean_, "truth");
   o.fix_mass_com = clean_ + "/truth.urdf";
   const InertialIdentificationResult r = run_inertial_identification(o);
@@ -154,7 +156,6 @@ TEST_F(InertialIdentificationTest, TwoPhaseKeepsTheGivenMassesAndComs) {
     if (i % 10 < 4) {
       EXPECT_EQ(r.standard_parameters[i], truth[i]) << r.base.parameter_names[static_cast<std::size_t>(i)];
     }
-  EXPECT_NEAR(r.total_mass, *r.truth_total_mass, 1e-12 * *r.truth_total_mass);
   EXPECT_LT(r.identified_rms.force, 1e-8 * r.nominal_rms.force);
   EXPECT_LT(r.identified_rms.moment, 1e-3 * r.nominal_rms.moment);
   // With --consistent only the rotational inertias move, every link stays a real body, and the fit

@@ -87,6 +87,12 @@ struct LogSeries {
               Eigen::Ref<Eigen::VectorXd> tau_out) const;
 };
 
+/// A named warning, "time gap: LOG has no samples for S s after log time T s (...)", when two
+/// consecutive rows of `series` with log times overlapping [from, to] are more than 5 of its
+/// periods apart (a stalled logger: whatever resamples the log interpolates across it); empty
+/// when there is none.
+std::string log_time_gap_warning(const LogSeries& series, const std::string& log_path, double from, double to);
+
 /// Reads the log the map describes. Throws one line naming the column, the joint or the log line at
 /// fault (a missing column, an empty field, time that does not increase, an empty window).
 LogSeries read_log_series(const Model& model, const LogMap& map, const std::string& log_path);
@@ -117,14 +123,15 @@ struct LogImportOptions {
 };
 
 struct LogImportResult {
-  long rows_read = 0;         ///< log rows in the window
-  long samples = 0;           ///< resampled samples written
-  double rate_hz = 0.0;       ///< of the written streams
-  double start_s = 0.0;       ///< first written stamp [s] (log time)
-  double duration_s = 0.0;    ///< [s]
-  double jitter_rms_s = 0.0;  ///< RMS of (stamp interval - 1 / rate) [s] over the log rows
-  double jitter_max_s = 0.0;  ///< largest |stamp interval - 1 / rate| [s]
-  std::string summary_json;   ///< what was written to import.json
+  long rows_read = 0;                 ///< log rows in the window
+  long samples = 0;                   ///< resampled samples written
+  double rate_hz = 0.0;               ///< of the written streams
+  double start_s = 0.0;               ///< first written stamp [s] (log time)
+  double duration_s = 0.0;            ///< [s]
+  double jitter_rms_s = 0.0;          ///< RMS of (stamp interval - 1 / rate) [s] over the log rows
+  double jitter_max_s = 0.0;          ///< largest |stamp interval - 1 / rate| [s]
+  std::vector<std::string> warnings;  ///< named warnings (a time gap in the log), also in import.json
+  std::string summary_json;           ///< what was written to import.json
 };
 
 /// Imports the log into a new data set in options.out_dir (written as a whole: staged, then

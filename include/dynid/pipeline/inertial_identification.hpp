@@ -240,6 +240,9 @@ struct InertialIdentificationResult {
   /// Row types (base force, base moment, joint torque) on which the identified model validates worse
   /// than the nominal one, each a sentence with both RMS values: the data do not support the fit there.
   std::vector<std::string> warnings;
+  /// What the input checks found in the data set and the model (data/input_checks.hpp): named
+  /// warnings ("time gap: ...", "joint never moves: ...", "another robot: ...", "model: ...").
+  std::vector<std::string> input_warnings;
   std::vector<TorqueOffset> torque_offsets;  ///< with `torque_offsets`
   std::vector<TorqueGain> torque_gains;      ///< with `torque_gains`
   std::vector<JointFrictionTerm> friction;   ///< with `friction` / `armature`
@@ -294,8 +297,10 @@ struct InertialIdentificationResult {
 /// base parameters and the unknowns (joint torque sensor offsets first, then the inertial ones).
 struct InertialProblem {
   InertialIdentificationOptions options;  ///< as given, with the upper-body locks expanded
-  Robot robot;                            ///< as loaded (no locks)
-  Model model;                            ///< locked, with the data set's gravity
+  /// The input checks' named warnings on the data sets and the model (data/input_checks.hpp).
+  std::vector<std::string> input_warnings;
+  Robot robot;  ///< as loaded (no locks)
+  Model model;  ///< locked, with the data set's gravity
   DatasetInfo train_set, validation_set;
   TimeWindow train_window, validation_window;
   /// With a validation window inside the data (`validation_window`): the training after it
