@@ -11,7 +11,9 @@ namespace dynid {
 namespace {
 
 /// Whether the gap from sample time a to b lies between two segments (one ends by a, another starts
-/// from b, none runs across it): the data set's layout, e.g. trials laid end to end. `tol` [s].
+/// from b, none runs across it): the data set's layout, e.g. trials laid end to end. `tol` [s]: a
+/// segment's end may be exclusive (one period after its last sample, as the simulator's static poses
+/// write it).
 bool between_segments(const std::vector<TimeSegment>& segments, double a, double b, double tol) {
   const auto any = [&](auto&& f) { return std::any_of(segments.begin(), segments.end(), f); };
   return any([&](const TimeSegment& s) { return s.end <= a + tol; }) &&
@@ -33,7 +35,7 @@ std::vector<std::string> time_gap_warnings(const DatasetInfo& data, const InputC
     while (reader.next(row)) {
       const double t = row[0];
       if (!std::isnan(previous) && t - previous > limit &&
-          !between_segments(data.segments, previous, t, 0.5 * period)) {
+          !between_segments(data.segments, previous, t, 1.5 * period)) {
         ++gaps;
         if (t - previous > longest) {
           longest = t - previous;

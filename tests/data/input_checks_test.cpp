@@ -83,6 +83,12 @@ TEST(InputChecks, AGapBetweenSegmentsIsTheLayoutNotAWarning) {
   auto row = [](int i) { return std::vector<double>{i < 100 ? 0.01 * i : 3.0 + 0.01 * (i - 100), 0.0}; };
   const std::string two = R"([{"label": "a", "start": 0.0, "end": 0.99}, {"label": "b", "start": 3.0, "end": 3.99}])";
   EXPECT_TRUE(time_gap_warnings(read_dataset_info(write_dataset("trials", {"l_knee"}, 100.0, row, 200, two))).empty());
+  // Segments whose end is exclusive, one period after their last sample (`dynid simulate --scenario
+  // static-poses` writes its poses so): still the layout.
+  const std::string exclusive =
+      R"([{"label": "a", "start": 0.0, "end": 1.0}, {"label": "b", "start": 3.0, "end": 4.0}])";
+  EXPECT_TRUE(
+      time_gap_warnings(read_dataset_info(write_dataset("exclusive", {"l_knee"}, 100.0, row, 200, exclusive))).empty());
   // The same gap inside one segment is reported, and so is one before the only segment starts.
   const std::string one = R"([{"label": "a", "start": 0.0, "end": 3.99}])";
   EXPECT_EQ(time_gap_warnings(read_dataset_info(write_dataset("inside", {"l_knee"}, 100.0, row, 200, one))).size(), 1u);
