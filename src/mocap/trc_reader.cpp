@@ -93,7 +93,8 @@ class TrcParser {
       if (f.size() < 2 || f[0].empty()) fail(l + 1, "a data line starts with the frame number and time");
       if (frame_numbers.empty()) first_data_line = l + 1;
       frame_numbers.push_back(number(f[0], l + 1, "the frame number"));
-      number(f[1], l + 1, "the time");
+      const double time = number(f[1], l + 1, "the time");
+      if (rows.empty()) rec.first_frame_time = time;
       std::vector<double> row(static_cast<std::size_t>(3 * n), kNaN);
       for (std::size_t k = 2; k < last; ++k)
         row[k - 2] = f[k].empty() ? kNaN : number(f[k], l + 1, "column " + std::to_string(k + 1));
