@@ -50,7 +50,11 @@ class TrcParser {
     if (lines_.empty() || trim(lines_[0]).rfind("PathFileType", 0) != 0)
       fail(1, "not a TRC file (the first line must start with PathFileType)");
     if (lines_.size() < 5) fail(lines_.size(), "truncated: the header has 5 lines");
-    const std::vector<std::string> keys = fields(lines_[1]), values = fields(lines_[2]);
+    const std::vector<std::string> keys = fields(lines_[1]);
+    // Older exports pad the values with extra tabs (OpenSim's markers_walk.trc: "100.0\t\t100.0"):
+    // a header value is never empty, so empty fields are padding.
+    std::vector<std::string> values = fields(lines_[2]);
+    std::erase(values, std::string());
     std::map<std::string, std::string> header;
     for (std::size_t i = 0; i < keys.size() && i < values.size(); ++i) header[keys[i]] = values[i];
     auto header_value = [&](const std::string& key) {
