@@ -164,6 +164,7 @@ std::string grf_mot(const std::string& text) {
     MocapRecording trial;
     trial.source = path;
     trial.point_rate = 100.0;
+    trial.last_frame_time = 0.99;
     trial.marker_labels = {"M"};
     trial.marker_positions = Eigen::MatrixXd::Zero(3, 100);
     trial.marker_valid.setConstant(1, 100, true);

@@ -174,6 +174,14 @@ TrcPlatesReport attach_trc_force_plates(MocapRecording& trial, const std::string
   // The trial's span on the same clock: from its first frame to one period after its last.
   if (trial.frame_count() == 0) fail(trial.source, "no marker frames to put the plates' samples beside");
   if (!std::isfinite(trial.first_frame_time)) fail(trial.source, "the first frame's Time is not a number");
+  // Frames are placed by the rate, the plates by the Time column: the two must agree.
+  if (trial.frame_count() > 1) {
+    const double step = (trial.last_frame_time - trial.first_frame_time) / static_cast<double>(trial.frame_count() - 1);
+    if (!(std::abs(step * trial.point_rate - 1.0) <= 0.01))
+      fail(trial.source, "its Time column steps " + std::to_string(step) + " s a frame but its DataRate is " +
+                             std::to_string(trial.point_rate) +
+                             " Hz: the plates' samples cannot be put beside the frames (correct DataRate)");
+  }
   const double first = trial.first_frame_time;
   const double end = first + static_cast<double>(trial.frame_count()) / trial.point_rate;
   std::vector<Eigen::Index> kept;

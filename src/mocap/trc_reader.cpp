@@ -99,6 +99,7 @@ class TrcParser {
       frame_numbers.push_back(number(f[0], l + 1, "the frame number"));
       const double time = number(f[1], l + 1, "the time");
       if (rows.empty()) rec.first_frame_time = time;
+      rec.last_frame_time = time;
       std::vector<double> row(static_cast<std::size_t>(3 * n), kNaN);
       for (std::size_t k = 2; k < last; ++k)
         row[k - 2] = f[k].empty() ? kNaN : number(f[k], l + 1, "column " + std::to_string(k + 1));
@@ -127,6 +128,15 @@ class TrcParser {
         rec.marker_valid(m, f) = valid;
         for (int k = 0; k < 3; ++k) rec.marker_positions(3 * m + k, f) = valid ? x[k] * to_m : kNaN;
       }
+    // Times follow DataRate; a Time column that steps otherwise (a file thinned without its rate
+    // changed, as OpenSim's std_walking2_markers.trc: every tenth frame of 250 Hz, DataRate 250) is
+    // said, since every frame's time would be off.
+    if (F > 1 && std::isfinite(rec.first_frame_time) && std::isfinite(rec.last_frame_time)) {
+      const double step = (rec.last_frame_time - rec.first_frame_time) / static_cast<double>(F - 1);
+      if (std::abs(step * rec.point_rate - 1.0) > 0.01)
+        rec.warnings.push_back("the Time column steps " + std::to_string(step) + " s a frame but DataRate is " +
+                               header_value("DataRate") + " Hz; frames are placed by DataRate");
+    }
     return rec;
   }
 

@@ -127,6 +127,7 @@ MocapRecording trial() {
   rec.source = "trial.trc";
   rec.point_rate = 100.0;
   rec.first_frame_time = 1.0;
+  rec.last_frame_time = 1.09;
   rec.marker_labels = {"M"};
   rec.marker_positions = Eigen::MatrixXd::Zero(3, 10);
   rec.marker_valid.setConstant(1, 10, true);
@@ -246,6 +247,21 @@ TEST(TrcForcePlates, PrintedStampsJitterAndFramesThatDoNotFit) {
   two.push_back(two.front());
   expect_error(write_mot("one.mot", 200, 0.95, 1e-3, steady), two,
                "1 plates (ground_force_v) but the plate layout has 2");
+  // A TRC whose Time column does not step at its DataRate (thinned without its rate changed).
+  {
+    MocapRecording thinned = trial();
+    thinned.last_frame_time = 1.9;
+    try {
+      attach_trc_force_plates(thinned, write_mot("thin.mot", 200, 0.95, 1e-3, steady), layout(), Matrix3::Identity(),
+                              20.0);
+      ADD_FAILURE() << "a Time column that disagrees with DataRate must be refused";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(
+          std::string(e.what()).find("trial.trc: its Time column steps 0.100000 s a frame but its DataRate is 100"),
+          std::string::npos)
+          << e.what();
+    }
+  }
   std::vector<PlateLayoutEntry> wall = layout();
   wall.front().corners.row(2).swap(wall.front().corners.row(1));  // the plate in the x-z plane
   expect_error(write_mot("wall.mot", 200, 0.95, 1e-3, steady), wall, "is not horizontal in dynid's z-up world");

@@ -64,6 +64,13 @@ TEST(Trc, PaddedHeaderValuesAndTheFirstFramesTime) {
   std::string later = trc("mm", "3", kData);
   later.replace(later.find("10\t0.000"), 8, "10\t2.500");
   EXPECT_EQ(parse_trc(later, "later.trc").first_frame_time, 2.5);
+  EXPECT_TRUE(rec.warnings.empty());  // 120 Hz and a Time column stepping 1/120 s
+  // Every tenth frame kept with DataRate unchanged (OpenSim's std_walking2_markers.trc): said.
+  std::string thinned = trc("mm", "3", "1\t0.0\t1\t2\t3\n2\t0.0833\t1\t2\t3\n3\t0.1667\t1\t2\t3\n");
+  const MocapRecording t = parse_trc(thinned, "thinned.trc");
+  ASSERT_EQ(t.warnings.size(), 1u);
+  EXPECT_NE(t.warnings[0].find("the Time column steps 0.08335"), std::string::npos) << t.warnings[0];
+  EXPECT_NE(t.warnings[0].find("DataRate is 120.00 Hz"), std::string::npos) << t.warnings[0];
 }
 
 TEST(Trc, ShortRowsAreMissingMarkersAndMetresStayMetres) {

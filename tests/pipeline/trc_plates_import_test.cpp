@@ -296,6 +296,9 @@ TEST(TrcPlatesImport, OptionsThatDoNotGoTogetherAreOneLine) {
   expect_one_line(files.trc[0] + " --plates " + files.mot[1] + " --plate-layout " + files.layout,
                   "does not overlap the trial's");  // pose 2's plates beside pose 1
   expect_one_line(files.trc[0] + " --plate-layout " + files.layout, "--plate-layout needs --plates");
+  const std::string c3d = std::string(DYNID_TEST_FIXTURES_DIR) + "/mocap/four_plates.c3d";
+  expect_one_line(c3d + " --plates " + files.mot[0] + " --plate-layout " + files.layout,
+                  "--plates goes with TRC trials (a C3D carries its own force plates)");
 }
 
 }  // namespace

@@ -22,6 +22,7 @@ struct MocapRecording {
   /// Time of the first frame on the file's own clock [s] (a TRC's Time column; C3D: 0). What a
   /// separate force-plate file (mocap/ground_reaction_file.hpp) is aligned by.
   double first_frame_time = 0.0;
+  double last_frame_time = 0.0;  ///< a TRC's Time at its last frame [s] (C3D: 0)
   std::vector<std::string> marker_labels;
   /// (3 * markers) x frames [m]: marker m of frame f is marker_positions.block<3, 1>(3 * m, f).
   Eigen::MatrixXd marker_positions;
