@@ -4,7 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
@@ -74,9 +74,9 @@ class StorageParser {
     if (columns_said >= 0 && static_cast<std::size_t>(columns_said) != columns)
       fail(columns_line, "nColumns is " + std::to_string(columns_said) + " but the table names " +
                              std::to_string(columns) + " columns");
-    for (std::size_t a = 0; a < columns; ++a)
-      for (std::size_t b = a + 1; b < columns; ++b)
-        if (out.names[a] == out.names[b]) fail(l + 1, "column '" + out.names[a] + "' is named twice");
+    for (std::size_t c = 0; c < columns; ++c)
+      if (!out.index.emplace(out.names[c], static_cast<Eigen::Index>(c) - 1).second)
+        fail(l + 1, "column '" + out.names[c] + "' is named twice");
 
     std::vector<double> values;
     std::vector<double> time;
@@ -136,9 +136,9 @@ struct Split {
 }  // namespace
 
 Eigen::Index OpenSimStorage::column(const std::string& name) const {
-  const auto it = std::find(names.begin() + 1, names.end(), name);
-  if (it == names.end()) throw std::runtime_error(source + ": no column '" + name + "'");
-  return static_cast<Eigen::Index>(it - names.begin()) - 1;
+  const auto it = index.find(name);
+  if (it == index.end() || it->second < 0) throw std::runtime_error(source + ": no column '" + name + "'");
+  return it->second;
 }
 
 OpenSimStorage parse_opensim_storage(const std::string& text, const std::string& label) {
@@ -151,7 +151,7 @@ OpenSimStorage read_opensim_storage(const std::string& path) {
 
 std::vector<GroundReactionColumns> find_ground_reaction_columns(const OpenSimStorage& storage) {
   std::vector<Split> order;
-  std::map<Split, std::string> torque_kind;
+  std::set<Split> seen;
   const std::string force = "ground_force_";
   for (std::size_t c = 1; c < storage.names.size(); ++c) {
     const std::string& n = storage.names[c];
@@ -159,8 +159,7 @@ std::vector<GroundReactionColumns> find_ground_reaction_columns(const OpenSimSto
     const std::string stem = n.substr(0, n.size() - 1);
     if (const auto at = stem.find(force); at != std::string::npos && stem.back() == 'v') {
       const Split s{stem.substr(0, at), stem.substr(at + force.size(), stem.size() - at - force.size() - 1)};
-      if (std::find_if(order.begin(), order.end(), [&](const Split& o) { return !(o < s) && !(s < o); }) == order.end())
-        order.push_back(s);
+      if (seen.insert(s).second) order.push_back(s);
     }
   }
   if (order.empty())
@@ -170,9 +169,7 @@ std::vector<GroundReactionColumns> find_ground_reaction_columns(const OpenSimSto
   std::vector<GroundReactionColumns> out;
   for (const Split& s : order) {
     GroundReactionColumns g{s.pre + force + s.mid + "v", s.pre + force + s.mid + "p", s.pre + "ground_torque_" + s.mid};
-    const auto has = [&](const std::string& id) {
-      return std::find(storage.names.begin(), storage.names.end(), id + "x") != storage.names.end();
-    };
+    const auto has = [&](const std::string& id) { return storage.index.count(id + "x") > 0; };
     if (!has(g.torque) && has(s.pre + "ground_moment_" + s.mid)) g.torque = s.pre + "ground_moment_" + s.mid;
     out.push_back(g);
   }
@@ -187,7 +184,7 @@ GroundReactionSeries plate_series(const OpenSimStorage& storage, const GroundRea
   for (const std::string* id : {&columns.force, &columns.point, &columns.torque})
     for (const char* axis : {"x", "y", "z"}) {
       const std::string name = *id + axis;
-      if (std::find(storage.names.begin() + 1, storage.names.end(), name) == storage.names.end())
+      if (!storage.index.count(name) || name == storage.names.front())
         throw std::runtime_error(storage.source + ": plate '" + columns.force + "' has no column '" + name +
                                  "' (each plate needs its force, point and torque columns)");
       index.push_back(storage.column(name));

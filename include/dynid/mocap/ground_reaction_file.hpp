@@ -16,6 +16,7 @@
 // in the torque read the same as files with the COP and the free moment.
 
 #include <Eigen/Core>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -28,11 +29,12 @@ struct GroundReactionColumns {
 
 /// The table of a `.mot` / `.sto` file.
 struct OpenSimStorage {
-  std::string source;              ///< the file (or label) it came from
-  std::vector<std::string> names;  ///< column names, `time` first
-  Eigen::VectorXd time;            ///< [s], strictly increasing
-  Eigen::MatrixXd values;          ///< rows x (names.size() - 1): the columns after time
-  std::vector<std::size_t> lines;  ///< the 1-based file line of each row (for messages)
+  std::string source;                         ///< the file (or label) it came from
+  std::vector<std::string> names;             ///< column names, `time` first
+  Eigen::VectorXd time;                       ///< [s], strictly increasing
+  Eigen::MatrixXd values;                     ///< rows x (names.size() - 1): the columns after time
+  std::vector<std::size_t> lines;             ///< the 1-based file line of each row (for messages)
+  std::map<std::string, Eigen::Index> index;  ///< column name -> index into `values` (time: -1)
   /// Index into `values` of column `name`; throws "SOURCE: no column 'name'".
   Eigen::Index column(const std::string& name) const;
 };
