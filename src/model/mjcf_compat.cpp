@@ -534,6 +534,17 @@ void expand_replicates(MjcfCompat::State& s) {
                        " <replicate> element(s) expanded into their copies: MuJoCo 2.2.2 does not know <replicate>");
 }
 
+/// <attach> (MuJoCo >= 3.2) brings in another model's body, compiled with that model's own compiler
+/// settings, defaults and assets (MuJoCo's "Attachment"): not reproduced here without a MuJoCo 3 to
+/// check against, so refused before compiling, saying what to do instead.
+void refuse_attach(const MjcfCompat::State& s) {
+  XMLElement* world = s.root->FirstChildElement("worldbody");
+  for (XMLElement* a : world ? elements_named(world, "attach") : std::vector<XMLElement*>{})
+    fail(where(s.path, a),
+         "<attach> (another model's body, MuJoCo >= 3.2) is not read by dynid: write the attached body into this "
+         "file, or give the file MuJoCo >= 3.2 saves after loading this one (docs/mjcf.md)");
+}
+
 void flatten_frames(MjcfCompat::State& s) {
   XMLElement* world = s.root->FirstChildElement("worldbody");
   if (!world) return;
@@ -565,6 +576,7 @@ MjcfCompat::MjcfCompat(const std::string& path) : state_(std::make_unique<State>
   absolute_asset_paths(s, dir);
   drop_unused_sections(s);
   expand_replicates(s);
+  refuse_attach(s);
   const int childclasses = expand_frame_childclasses(s);
   if (childclasses > 0)
     s.warnings.push_back(std::to_string(childclasses) +
