@@ -66,7 +66,8 @@ class StorageParser {
     }
     if (l == lines_.size()) fail(lines_.size(), "no `endheader` line (an OpenSim .mot/.sto header ends with one)");
     ++l;
-    while (l < lines_.size() && trim(lines_[l]).empty()) ++l;
+    // Blank is what `fields` finds nothing in (a vertical tab or form feed too: found by fuzz/).
+    while (l < lines_.size() && fields(lines_[l]).empty()) ++l;
     if (l == lines_.size()) fail(l, "no column names after endheader");
     out.names = fields(lines_[l]);
     if (lower(out.names.front()) != "time") fail(l + 1, "the first column is '" + out.names.front() + "', not time");
@@ -81,8 +82,8 @@ class StorageParser {
     std::vector<double> values;
     std::vector<double> time;
     for (++l; l < lines_.size(); ++l) {
-      if (trim(lines_[l]).empty()) continue;
       const std::vector<std::string> f = fields(lines_[l]);
+      if (f.empty()) continue;
       if (f.size() != columns)
         fail(l + 1, std::to_string(f.size()) + " values, but the header names " + std::to_string(columns) + " columns");
       const double t = number(f[0], l + 1, "time");

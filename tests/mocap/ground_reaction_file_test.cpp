@@ -119,6 +119,9 @@ TEST(GroundReactionFile, MalformedFilesAreOneLineNamingTheFileAndLine) {
   expect_error("x\nnColumns=3\nendheader\ntime\tground_force_vx\n0\t1\n",
                "line 2: nColumns is 3 but the table names 2");
   expect_error("x\nendheader\ntime\tground_force_vx\n", "no data rows");
+  // Lines of only a vertical tab or form feed are blank (found by fuzz/: the names were read from one).
+  expect_error("x\nendheader\n\v\n\f\n", "no column names after endheader");
+  expect_error("x\nendheader\n\v\ntime\tground_force_vx\n\f\n", "no data rows");
 }
 
 /// A one-marker TRC-like trial: 100 Hz, 10 frames from lab time 1.0 s.
