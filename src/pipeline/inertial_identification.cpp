@@ -1365,7 +1365,8 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
       acc_nominal.add(pred_nominal - f, model.floating_base, contact_projector);
       acc_identified.add(pred_identified - f, model.floating_base, contact_projector);
       if (pi_truth)
-        acc_truth.add(vrows.regressor() * *pi_truth + truth_friction + sensor_terms - f, model.floating_base, contact_projector);
+        acc_truth.add(vrows.regressor() * *pi_truth + truth_friction + sensor_terms - f, model.floating_base,
+                      contact_projector);
       if (pi_without_friction) acc_without_friction.add(pred_without_friction - f, model.floating_base, MatrixX());
     }
     if (r.validation_samples++ % stride == 0) {
