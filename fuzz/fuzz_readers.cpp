@@ -18,6 +18,8 @@
 #include "dynid/io/state_json.hpp"
 #include "dynid/mocap/c3d_reader.hpp"
 #include "dynid/mocap/force_plate.hpp"
+#include "dynid/mocap/ground_reaction_file.hpp"
+#include "dynid/mocap/trc_force_plates.hpp"
 #include "dynid/mocap/trc_reader.hpp"
 #include "dynid/model/sidecar.hpp"
 #include "dynid/model/sidecar_reader.hpp"
@@ -151,6 +153,30 @@ std::string log_map(const std::string& yaml) {
   return kept_rule(path, [&] { read_log_map(path, kid_model()); });
 }
 
+// As `dynid import c3d TRIAL.trc --plates FILE.mot` reads: the table, its plates, and the plates
+// attached to a 1 s trial (100 Hz from 0 s) at a layout with one floor plate per plate found.
+std::string grf_mot(const std::string& text) {
+  const std::string path = write_scratch("grf.mot", text);
+  return kept_rule(path, [&] {
+    const OpenSimStorage storage = read_opensim_storage(path);
+    const std::vector<GroundReactionColumns> plates = find_ground_reaction_columns(storage);
+    for (const GroundReactionColumns& c : plates) plate_series(storage, c);
+    MocapRecording trial;
+    trial.source = path;
+    trial.point_rate = 100.0;
+    trial.last_frame_time = 0.99;
+    trial.marker_labels = {"M"};
+    trial.marker_positions = Eigen::MatrixXd::Zero(3, 100);
+    trial.marker_valid.setConstant(1, 100, true);
+    std::vector<PlateLayoutEntry> layout(plates.size());
+    for (std::size_t p = 0; p < plates.size(); ++p) {
+      const double y = static_cast<double>(p);
+      layout[p].corners << 0.6, 0.0, 0.0, 0.6, y + 0.4, y + 0.4, y, y, 0.0, 0.0, 0.0, 0.0;
+    }
+    attach_trc_force_plates(trial, path, layout, Matrix3::Identity(), 20.0);
+  });
+}
+
 const std::map<std::string, std::string (*)(const std::string&)>& harnesses() {
   static const std::map<std::string, std::string (*)(const std::string&)> table = {{"urdf", urdf},
                                                                                    {"sidecar", sidecar},
@@ -160,7 +186,8 @@ const std::map<std::string, std::string (*)(const std::string&)>& harnesses() {
                                                                                    {"c3d", c3d},
                                                                                    {"state_json", state_json},
                                                                                    {"excitation", excitation},
-                                                                                   {"log_map", log_map}};
+                                                                                   {"log_map", log_map},
+                                                                                   {"grf_mot", grf_mot}};
   return table;
 }
 

@@ -15,7 +15,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JOBS="${JOBS:-$(nproc)}"
-ALL=(urdf sidecar csv dataset trc c3d state_json excitation log_map)
+ALL=(urdf sidecar csv dataset trc c3d state_json excitation log_map grf_mot)
 
 seconds=60
 if [ $# -gt 0 ]; then

@@ -18,9 +18,11 @@
 #include "dynid/io/csv_stream.hpp"
 #include "dynid/io/log_import.hpp"
 #include "dynid/mocap/force_plate.hpp"
+#include "dynid/mocap/lab_up_axis.hpp"
 #include "dynid/mocap/marker_ik.hpp"
 #include "dynid/mocap/mocap_recording.hpp"
 #include "dynid/mocap/robot_log_alignment.hpp"
+#include "dynid/mocap/trc_force_plates.hpp"
 
 namespace dynid {
 namespace {
@@ -179,8 +181,43 @@ C3dImportResult import_c3d(const C3dImportOptions& options) {
     for (const std::string& path : options.robot_logs) robot_logs.push_back(read_log_series(*options.model, map, path));
   }
 
+  const Matrix3 world_lab = rotation_to_z_up(options.up_axis);
+  if (!options.plate_files.empty()) {
+    if (options.plate_files.size() != trial_count)
+      throw std::invalid_argument(std::to_string(options.plate_files.size()) + " plate files for " +
+                                  std::to_string(trial_count) + " trials: give one per trial, in order");
+    if (options.plate_layout_path.empty())
+      throw std::invalid_argument(
+          "--plates needs --plate-layout (the plates' corners: a YAML/JSON file or a C3D of the same lab)");
+    for (const std::string& path : options.trials)
+      if (mocap_file_type(path) != MocapFileType::Trc)
+        fail(path, "--plates goes with TRC trials (a C3D carries its own force plates)");
+  } else if (!options.plate_layout_path.empty()) {
+    throw std::invalid_argument("--plate-layout needs --plates (the trials' ground reaction files)");
+  }
+  const std::vector<PlateLayoutEntry> layout = options.plate_layout_path.empty()
+                                                   ? std::vector<PlateLayoutEntry>{}
+                                                   : read_plate_layout(options.plate_layout_path);
+
   std::vector<MocapRecording> trials;
-  for (const std::string& path : options.trials) trials.push_back(read_mocap_file(path));
+  json plate_files = json::array();
+  for (std::size_t t = 0; t < trial_count; ++t) {
+    trials.push_back(read_mocap_file(options.trials[t]));
+    rotate_lab_frame(trials.back(), world_lab);
+    if (options.plate_files.empty()) continue;
+    const TrcPlatesReport r =
+        attach_trc_force_plates(trials.back(), options.plate_files[t], layout, world_lab, options.cop_threshold_n);
+    trials.back().warnings.insert(trials.back().warnings.end(), r.warnings.begin(), r.warnings.end());
+    plate_files.push_back({{"trial", options.trials[t]},
+                           {"file", r.file},
+                           {"rate_hz", r.rate_hz},
+                           {"largest_stamp_deviation_s", r.largest_stamp_deviation_s},
+                           {"resampled", r.resampled},
+                           {"samples_kept", r.samples_kept},
+                           {"samples_outside_trial", r.samples_dropped},
+                           {"plates", r.columns},
+                           {"samples_without_point_on_plate", r.points_outside_plate}});
+  }
 
   C3dImportResult result;
   const MocapRecording& first = trials.front();
@@ -297,7 +334,7 @@ C3dImportResult import_c3d(const C3dImportOptions& options) {
           row[8 * p + 6] = cop.x();
           row[8 * p + 7] = cop.y();
         }
-        const double time = start + static_cast<double>(k) / r.analog_rate;
+        const double time = start + r.analog_start + static_cast<double>(k) / r.analog_rate;
         plates_csv->write(time, row);
         end = std::max(end, time);
         ++result.analog_samples;
@@ -359,6 +396,11 @@ C3dImportResult import_c3d(const C3dImportOptions& options) {
                   {"unknown_labels", result.unknown_labels},
                   {"missing_model_markers", result.missing_markers},
                   {"warnings", result.warnings}};
+  if (!plate_files.empty()) {
+    summary["plate_files"] = plate_files;
+    summary["plate_layout"] = options.plate_layout_path;
+  }
+  if (options.up_axis != "z") summary["up_axis"] = options.up_axis;
   if (!log_alignment.empty()) summary["robot_log"] = {{"map", options.robot_log_map}, {"trials", log_alignment}};
   result.summary_json = summary.dump(2) + "\n";
   write_file_atomically(out.path() + "/import.json", result.summary_json);

@@ -50,7 +50,11 @@ class TrcParser {
     if (lines_.empty() || trim(lines_[0]).rfind("PathFileType", 0) != 0)
       fail(1, "not a TRC file (the first line must start with PathFileType)");
     if (lines_.size() < 5) fail(lines_.size(), "truncated: the header has 5 lines");
-    const std::vector<std::string> keys = fields(lines_[1]), values = fields(lines_[2]);
+    const std::vector<std::string> keys = fields(lines_[1]);
+    // Older exports pad the values with extra tabs (OpenSim's markers_walk.trc: "100.0\t\t100.0"):
+    // a header value is never empty, so empty fields are padding.
+    std::vector<std::string> values = fields(lines_[2]);
+    std::erase(values, std::string());
     std::map<std::string, std::string> header;
     for (std::size_t i = 0; i < keys.size() && i < values.size(); ++i) header[keys[i]] = values[i];
     auto header_value = [&](const std::string& key) {
@@ -93,7 +97,9 @@ class TrcParser {
       if (f.size() < 2 || f[0].empty()) fail(l + 1, "a data line starts with the frame number and time");
       if (frame_numbers.empty()) first_data_line = l + 1;
       frame_numbers.push_back(number(f[0], l + 1, "the frame number"));
-      number(f[1], l + 1, "the time");
+      const double time = number(f[1], l + 1, "the time");
+      if (rows.empty()) rec.first_frame_time = time;
+      rec.last_frame_time = time;
       std::vector<double> row(static_cast<std::size_t>(3 * n), kNaN);
       for (std::size_t k = 2; k < last; ++k)
         row[k - 2] = f[k].empty() ? kNaN : number(f[k], l + 1, "column " + std::to_string(k + 1));
@@ -122,6 +128,15 @@ class TrcParser {
         rec.marker_valid(m, f) = valid;
         for (int k = 0; k < 3; ++k) rec.marker_positions(3 * m + k, f) = valid ? x[k] * to_m : kNaN;
       }
+    // Times follow DataRate; a Time column that steps otherwise (a file thinned without its rate
+    // changed, as OpenSim's std_walking2_markers.trc: every tenth frame of 250 Hz, DataRate 250) is
+    // said, since every frame's time would be off.
+    if (F > 1 && std::isfinite(rec.first_frame_time) && std::isfinite(rec.last_frame_time)) {
+      const double step = (rec.last_frame_time - rec.first_frame_time) / static_cast<double>(F - 1);
+      if (std::abs(step * rec.point_rate - 1.0) > 0.01)
+        rec.warnings.push_back("the Time column steps " + std::to_string(step) + " s a frame but DataRate is " +
+                               header_value("DataRate") + " Hz; frames are placed by DataRate");
+    }
     return rec;
   }
 

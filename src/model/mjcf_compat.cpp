@@ -4,6 +4,7 @@
 
 #include <Eigen/Geometry>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -329,6 +330,19 @@ std::vector<double> numbers(const std::string& text, std::size_t count, const st
   return out;
 }
 
+/// MuJoCo's euler angles (in the compiler's unit) in the compiler's eulerseq: a lower-case axis
+/// rotates with the frame, an upper-case one about the fixed axes.
+Eigen::Quaterniond euler_rotation(const std::array<double, 3>& angles, double angle_unit, const std::string& eulerseq) {
+  Eigen::Quaterniond rot = Eigen::Quaterniond::Identity();
+  for (std::size_t i = 0; i < 3; ++i) {
+    const char axis = eulerseq[i];
+    const Eigen::Quaterniond r(
+        Eigen::AngleAxisd(angles[i] * angle_unit, Eigen::Vector3d::Unit(std::tolower(axis) - 'x')));
+    rot = std::islower(axis) ? rot * r : r * rot;
+  }
+  return rot;
+}
+
 /// The element's own placement, class defaults included (throws naming the element on bad values).
 Placement placement_of(XMLElement* e, const std::map<std::string, XMLElement*>& classes, double angle_unit,
                        const std::string& eulerseq, const std::string& where_) {
@@ -345,13 +359,7 @@ Placement placement_of(XMLElement* e, const std::map<std::string, XMLElement*>& 
     p.rot = Eigen::AngleAxisd(v[3] * angle_unit, Eigen::Vector3d(v[0], v[1], v[2]).normalized());
   } else if (const auto eu = resolved_attribute(e, "euler", classes)) {
     const std::vector<double> v = numbers(*eu, 3, where_, "euler");
-    for (int i = 0; i < 3; ++i) {
-      const char axis = eulerseq[static_cast<std::size_t>(i)];
-      const int k = std::tolower(axis) - 'x';
-      const Eigen::Quaterniond r(
-          Eigen::AngleAxisd(v[static_cast<std::size_t>(i)] * angle_unit, Eigen::Vector3d::Unit(k)));
-      p.rot = std::islower(axis) ? p.rot * r : r * p.rot;
-    }
+    p.rot = euler_rotation({v[0], v[1], v[2]}, angle_unit, eulerseq);
   } else if (const auto xy = resolved_attribute(e, "xyaxes", classes)) {
     const std::vector<double> v = numbers(*xy, 6, where_, "xyaxes");
     const Eigen::Vector3d x = Eigen::Vector3d(v[0], v[1], v[2]).normalized();
@@ -444,17 +452,106 @@ int expand_frame_childclasses(MjcfCompat::State& s) {
   return count;
 }
 
+/// The compiler's angle unit [rad per unit] and eulerseq (checked).
+std::pair<double, std::string> angle_conventions(const MjcfCompat::State& s) {
+  const double angle_unit = compiler_attribute(s.root, "angle").value_or("degree") == "radian" ? 1.0 : M_PI / 180.0;
+  const std::string eulerseq = compiler_attribute(s.root, "eulerseq").value_or("xyz");
+  if (eulerseq.size() != 3 || std::any_of(eulerseq.begin(), eulerseq.end(),
+                                          [](char c) { return std::string("xyzXYZ").find(c) == std::string::npos; }))
+    fail(s.path, "compiler eulerseq \"" + eulerseq + "\" is not three of x, y, z, X, Y, Z");
+  return {angle_unit, eulerseq};
+}
+
+// <replicate> (MuJoCo >= 3.1.5): `count` copies of its children, copy i placed in a frame at pos_i
+// with orientation euler(i * euler), pos_0 = 0, pos_{i+1} = pos_i + R_i offset (MuJoCo's
+// xml_native_reader.cc attaches each copy in such a frame), every name in copy i suffixed with
+// `sep` and i zero-padded to the digits of count, an inner replicate's suffix first. Expanded here
+// into <frame> elements (with the replicate's childclass), folded afterwards like any frame.
+void expand_replicate(MjcfCompat::State& s, XMLElement* rep, double angle_unit, const std::string& eulerseq) {
+  const std::string at = where(s.path, rep);
+  for (const tinyxml2::XMLAttribute* a = rep->FirstAttribute(); a; a = a->Next())
+    if (!std::set<std::string>{"count", "offset", "euler", "sep", "childclass"}.count(a->Name()))
+      fail(at, std::string("<replicate ") + a->Name() +
+                   "> is not an attribute dynid knows (count, offset, euler, sep, "
+                   "childclass)");
+  const int count = rep->IntAttribute("count", 0);
+  if (!rep->Attribute("count") || count < 1 || count > 10000 ||
+      std::to_string(count) != std::string(rep->Attribute("count")))
+    fail(at, "<replicate count> must be a whole number from 1 to 10000");
+  const auto vector3 = [&](const char* name) {
+    if (!rep->Attribute(name)) return Eigen::Vector3d::Zero().eval();
+    const std::vector<double> v = numbers(attr(rep, name), 3, at, name);
+    return Eigen::Vector3d(v[0], v[1], v[2]);
+  };
+  const Eigen::Vector3d offset = vector3("offset"), euler = vector3("euler");
+  const std::string sep = rep->Attribute("sep") ? attr(rep, "sep") : "";
+  static const std::set<std::string> placed = {"body", "geom", "site", "camera", "light", "frame"};
+  for (XMLElement* c = rep->FirstChildElement(); c; c = c->NextSiblingElement())
+    if (!placed.count(c->Name()))
+      fail(where(s.path, c), std::string("<") + c->Name() +
+                                 "> inside <replicate> is not supported (dynid replicates bodies, geoms, sites, "
+                                 "cameras, lights and frames)");
+  const std::size_t digits = std::to_string(count).size();
+  Eigen::Vector3d pos = Eigen::Vector3d::Zero();
+  XMLNode* after = rep;
+  for (int i = 0; i < count; ++i) {
+    const Eigen::Quaterniond rot = euler_rotation({i * euler.x(), i * euler.y(), i * euler.z()}, angle_unit, eulerseq);
+    XMLElement* frame = s.doc.NewElement("frame");
+    frame->SetAttribute("pos", text_of(pos).c_str());
+    std::ostringstream q;
+    q.precision(17);
+    q << rot.w() << ' ' << rot.x() << ' ' << rot.y() << ' ' << rot.z();
+    frame->SetAttribute("quat", q.str().c_str());
+    if (const char* cls = rep->Attribute("childclass")) frame->SetAttribute("childclass", cls);
+    std::string suffix = std::to_string(i);
+    suffix = sep + std::string(digits - suffix.size(), '0') + suffix;
+    for (XMLElement* c = rep->FirstChildElement(); c; c = c->NextSiblingElement()) {
+      XMLElement* copy = c->DeepClone(&s.doc)->ToElement();
+      std::vector<XMLElement*> named_elements = {copy};
+      for (std::size_t k = 0; k < named_elements.size(); ++k)
+        for (XMLElement* d = named_elements[k]->FirstChildElement(); d; d = d->NextSiblingElement())
+          named_elements.push_back(d);
+      for (XMLElement* e : named_elements)
+        if (const char* name = e->Attribute("name")) e->SetAttribute("name", (std::string(name) + suffix).c_str());
+      frame->InsertEndChild(copy);
+    }
+    after = rep->Parent()->InsertAfterChild(after, frame);
+    pos += rot * offset;
+  }
+  remove(rep);
+}
+
+void expand_replicates(MjcfCompat::State& s) {
+  XMLElement* world = s.root->FirstChildElement("worldbody");
+  std::vector<XMLElement*> replicates = world ? elements_named(world, "replicate") : std::vector<XMLElement*>{};
+  if (replicates.empty()) return;
+  const auto [angle_unit, eulerseq] = angle_conventions(s);
+  // Innermost first (document order lists a replicate before those inside it), so an outer copy
+  // copies the inner copies and appends its suffix after theirs.
+  std::reverse(replicates.begin(), replicates.end());
+  for (XMLElement* r : replicates) expand_replicate(s, r, angle_unit, eulerseq);
+  s.warnings.push_back(std::to_string(replicates.size()) +
+                       " <replicate> element(s) expanded into their copies: MuJoCo 2.2.2 does not know <replicate>");
+}
+
+/// <attach> (MuJoCo >= 3.2) brings in another model's body, compiled with that model's own compiler
+/// settings, defaults and assets (MuJoCo's "Attachment"): not reproduced here without a MuJoCo 3 to
+/// check against, so refused before compiling, saying what to do instead.
+void refuse_attach(const MjcfCompat::State& s) {
+  XMLElement* world = s.root->FirstChildElement("worldbody");
+  for (XMLElement* a : world ? elements_named(world, "attach") : std::vector<XMLElement*>{})
+    fail(where(s.path, a),
+         "<attach> (another model's body, MuJoCo >= 3.2) is not read by dynid: write the attached body into this "
+         "file, or give the file MuJoCo >= 3.2 saves after loading this one (docs/mjcf.md)");
+}
+
 void flatten_frames(MjcfCompat::State& s) {
   XMLElement* world = s.root->FirstChildElement("worldbody");
   if (!world) return;
   std::vector<XMLElement*> frames = elements_named(world, "frame");
   if (frames.empty()) return;
   const std::map<std::string, XMLElement*> classes = default_classes(s.root);
-  const double angle_unit = compiler_attribute(s.root, "angle").value_or("degree") == "radian" ? 1.0 : M_PI / 180.0;
-  const std::string eulerseq = compiler_attribute(s.root, "eulerseq").value_or("xyz");
-  if (eulerseq.size() != 3 || std::any_of(eulerseq.begin(), eulerseq.end(),
-                                          [](char c) { return std::string("xyzXYZ").find(c) == std::string::npos; }))
-    fail(s.path, "compiler eulerseq \"" + eulerseq + "\" is not three of x, y, z, X, Y, Z");
+  const auto [angle_unit, eulerseq] = angle_conventions(s);
   // Innermost first: document order lists a frame before the frames inside it.
   std::reverse(frames.begin(), frames.end());
   for (XMLElement* f : frames) flatten_frame(s, f, classes, angle_unit, eulerseq);
@@ -478,6 +575,8 @@ MjcfCompat::MjcfCompat(const std::string& path) : state_(std::make_unique<State>
   s.inertia_from_geom = compiler_attribute(s.root, "inertiafromgeom").value_or("auto");
   absolute_asset_paths(s, dir);
   drop_unused_sections(s);
+  expand_replicates(s);
+  refuse_attach(s);
   const int childclasses = expand_frame_childclasses(s);
   if (childclasses > 0)
     s.warnings.push_back(std::to_string(childclasses) +

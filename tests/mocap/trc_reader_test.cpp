@@ -51,6 +51,28 @@ TEST(Trc, ReadsCortexAndOpenSimConventions) {
   EXPECT_EQ(rec.analogs.size(), 0);
 }
 
+// OpenSim's markers_walk.trc pads its header values with extra tabs; its first frame's Time is the
+// trial's start on the lab clock (what a separate plate file is aligned by).
+TEST(Trc, PaddedHeaderValuesAndTheFirstFramesTime) {
+  std::string padded = trc("mm", "3", kData);
+  const std::string plain = "120.00\t120.00\t3\t2\tmm";
+  padded.replace(padded.find(plain), plain.size(), "  120.00\t\t  120.00\t\t 3\t\t 2\t\t mm");
+  const MocapRecording rec = parse_trc(padded, "padded.trc");
+  EXPECT_EQ(rec.point_rate, 120.0);
+  EXPECT_EQ(rec.marker_count(), 2);
+  EXPECT_EQ(rec.first_frame_time, 0.0);
+  std::string later = trc("mm", "3", kData);
+  later.replace(later.find("10\t0.000"), 8, "10\t2.500");
+  EXPECT_EQ(parse_trc(later, "later.trc").first_frame_time, 2.5);
+  EXPECT_TRUE(rec.warnings.empty());  // 120 Hz and a Time column stepping 1/120 s
+  // Every tenth frame kept with DataRate unchanged (OpenSim's std_walking2_markers.trc): said.
+  std::string thinned = trc("mm", "3", "1\t0.0\t1\t2\t3\n2\t0.0833\t1\t2\t3\n3\t0.1667\t1\t2\t3\n");
+  const MocapRecording t = parse_trc(thinned, "thinned.trc");
+  ASSERT_EQ(t.warnings.size(), 1u);
+  EXPECT_NE(t.warnings[0].find("the Time column steps 0.08335"), std::string::npos) << t.warnings[0];
+  EXPECT_NE(t.warnings[0].find("DataRate is 120.00 Hz"), std::string::npos) << t.warnings[0];
+}
+
 TEST(Trc, ShortRowsAreMissingMarkersAndMetresStayMetres) {
   const MocapRecording rec = parse_trc(trc("m", "1", "1\t0\t1\t2\t3\n"), "short.trc");
   EXPECT_EQ(rec.marker_position(0, 0), Eigen::Vector3d(1, 2, 3));

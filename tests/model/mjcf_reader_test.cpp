@@ -12,6 +12,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <tuple>
 
 #include "dynid/dynamics/rnea.hpp"
 #include "dynid/model/mjcf_reader.hpp"
@@ -263,6 +264,25 @@ std::string pendulum(const std::string& body_extra, const std::string& assets = 
                             assets);
 }
 
+/// Two readings of the same robot: bodies in the same order with the same names, joints, parents,
+/// placements, axes, inertias and limits (to 1e-12).
+void expect_same_bodies(const Model& a, const Model& b) {
+  ASSERT_EQ(a.bodies.size(), b.bodies.size());
+  for (std::size_t i = 1; i < a.bodies.size(); ++i) {
+    SCOPED_TRACE(a.bodies[i].name);
+    const Body &x = a.bodies[i], &y = b.bodies[i];
+    EXPECT_EQ(x.name, y.name);
+    EXPECT_EQ(x.joint_name, y.joint_name);
+    EXPECT_EQ(x.parent, y.parent);
+    EXPECT_LT((x.joint_placement.translation - y.joint_placement.translation).norm(), 1e-12);
+    EXPECT_LT((x.joint_placement.rotation - y.joint_placement.rotation).norm(), 1e-12);
+    EXPECT_LT((x.axis - y.axis).norm(), 1e-12);
+    EXPECT_LT((x.inertia.to_parameters() - y.inertia.to_parameters()).norm(), 1e-12);
+    EXPECT_EQ(x.limits.lower, y.limits.lower);
+    EXPECT_EQ(x.limits.upper, y.limits.upper);
+  }
+}
+
 TEST(MjcfReader, RefusesWhatDynidCannotModelInOneLine) {
   const std::string dir = scratch_dir("refuse");
   const std::string ball = write_mjcf(dir, "ball.xml", pendulum(R"(<body name="b"><joint name="wrist" type="ball"/>
@@ -275,13 +295,24 @@ TEST(MjcfReader, RefusesWhatDynidCannotModelInOneLine) {
   const std::string why = thrown_by([&] { read_mjcf_file(unknown_body); });
   EXPECT_NE(why.find("unknown.xml:2: <body futureattr>"), std::string::npos) << why;
   EXPECT_NE(why.find("may change the tree or the inertias"), std::string::npos) << why;
-  // <replicate> and <attach> (MuJoCo >= 3) place bodies and geoms: refused, naming file and line.
-  const std::string replicate = write_mjcf(
-      dir, "replicate.xml", pendulum(R"(<replicate count="2" offset="0.1 0 0"><geom size="0.1"/></replicate>)"));
-  EXPECT_NE(thrown_by([&] { read_mjcf_file(replicate); }).find("replicate.xml:2"), std::string::npos)
-      << thrown_by([&] { read_mjcf_file(replicate); });
-  EXPECT_NE(thrown_by([&] { read_mjcf_file(replicate); }).find("replicate"), std::string::npos);
-  for (const std::string& what : {ball, unknown_body, replicate})
+  // <attach> (MuJoCo >= 3) brings in another model's bodies: refused, naming file and line.
+  const std::string attach =
+      write_mjcf(dir, "attach.xml", pendulum(R"(<attach model="other" body="hand" prefix="h_"/>)"));
+  EXPECT_NE(thrown_by([&] { read_mjcf_file(attach); }).find("attach.xml:2: <attach> (another model's body"),
+            std::string::npos)
+      << thrown_by([&] { read_mjcf_file(attach); });
+  // A <replicate> that cannot be expanded: one line naming what.
+  const std::string bad_count = write_mjcf(
+      dir, "count.xml", pendulum(R"(<replicate count="2.5" offset="0.1 0 0"><geom size="0.1"/></replicate>)"));
+  EXPECT_NE(thrown_by([&] { read_mjcf_file(bad_count); }).find("count.xml:2: <replicate count> must be a whole number"),
+            std::string::npos)
+      << thrown_by([&] { read_mjcf_file(bad_count); });
+  const std::string joint_in =
+      write_mjcf(dir, "joint_in.xml", pendulum(R"(<replicate count="2"><joint name="extra"/></replicate>)"));
+  EXPECT_NE(thrown_by([&] { read_mjcf_file(joint_in); }).find("<joint> inside <replicate> is not supported"),
+            std::string::npos)
+      << thrown_by([&] { read_mjcf_file(joint_in); });
+  for (const std::string& what : {ball, unknown_body, attach, bad_count, joint_in})
     EXPECT_EQ(thrown_by([&] { read_mjcf_file(what); }).find('\n'), std::string::npos);
 }
 
@@ -330,16 +361,7 @@ TEST(MjcfReader, FramesAreFoldedIntoTheirChildren) {
     </body>
   </worldbody></mujoco>)");
   const MjcfRead a = read_mjcf_file(with), b = read_mjcf_file(without);
-  ASSERT_EQ(a.model.bodies.size(), b.model.bodies.size());
-  for (std::size_t i = 1; i < a.model.bodies.size(); ++i) {
-    SCOPED_TRACE(a.model.bodies[i].name);
-    const Body &x = a.model.bodies[i], &y = b.model.bodies[i];
-    EXPECT_EQ(x.name, y.name);
-    EXPECT_LT((x.joint_placement.translation - y.joint_placement.translation).norm(), 1e-12);
-    EXPECT_LT((x.joint_placement.rotation - y.joint_placement.rotation).norm(), 1e-12);
-    EXPECT_LT((x.axis - y.axis).norm(), 1e-12);
-    EXPECT_LT((x.inertia.to_parameters() - y.inertia.to_parameters()).norm(), 1e-12);
-  }
+  expect_same_bodies(a.model, b.model);
   for (const char* site : {"tip", "mount"}) {
     SCOPED_TRACE(site);
     const Frame& fa = a.model.frames[static_cast<std::size_t>(a.model.frame_index(site))];
@@ -349,6 +371,101 @@ TEST(MjcfReader, FramesAreFoldedIntoTheirChildren) {
     EXPECT_LT((fa.placement.rotation - fb.placement.rotation).norm(), 1e-12);
   }
   EXPECT_TRUE(has_warning(a.model, "3 <frame> element(s) folded"));
+}
+
+// <replicate> (MuJoCo >= 3.1.5), which Debian's MuJoCo 2.2.2 cannot read. First MuJoCo's own documented
+// example (XML reference, "replicate": nested replicates, its published result with names Alice-00 ...
+// Alice-11 and their poses), with sites on a body; then a robot whose four legs (bodies with joints and
+// mass-carrying geoms) are one replicated leg, against the same robot written out by hand (each leg's
+// pose worked out here as numbers): the same bodies, joints, inertias and sites, and dynid's dynamics
+// of the replicated file equal MuJoCo's (mj_rne, mass matrix, COM) of the hand-written one.
+TEST(MjcfReader, ReplicateCopiesAsMujocoDocumentsIt) {
+  const std::string dir = scratch_dir("replicate");
+  const std::string documented = write_mjcf(dir, "documented.xml", R"(<mujoco model="d">
+  <worldbody>
+    <body name="base" pos="0 0 1"><joint name="j" axis="0 1 0"/>
+      <inertial pos="0 0 0" mass="1" diaginertia="0.1 0.1 0.1"/>
+      <replicate count="2" offset="0 1 0" euler="90 0 0">
+        <replicate count="2" sep="-" offset="1 0 0" euler="0 90 0">
+          <site name="Alice" size=".1"/>
+        </replicate>
+      </replicate>
+    </body>
+  </worldbody></mujoco>)");
+  const MjcfRead doc = read_mjcf_file(documented);
+  const double h = std::sqrt(0.5);
+  const std::vector<std::tuple<std::string, Eigen::Vector3d, Eigen::Quaterniond>> published = {
+      {"Alice-00", {0, 0, 0}, {1, 0, 0, 0}},
+      {"Alice-10", {1, 0, 0}, {h, 0, h, 0}},
+      {"Alice-01", {0, 1, 0}, {h, h, 0, 0}},
+      {"Alice-11", {1, 1, 0}, {0.5, 0.5, 0.5, 0.5}}};
+  for (const auto& [name, pos, quat] : published) {
+    SCOPED_TRACE(name);
+    ASSERT_TRUE(doc.model.find_frame(name));
+    const Frame& f = doc.model.frames[static_cast<std::size_t>(doc.model.frame_index(name))];
+    EXPECT_LT((f.placement.translation - pos).norm(), 1e-12);
+    EXPECT_LT((f.placement.rotation - quat.toRotationMatrix()).norm(), 1e-12);
+  }
+  EXPECT_TRUE(has_warning(doc.model, "2 <replicate> element(s) expanded"));
+
+  // Four legs around the trunk: copy i at pos_i, turned i * 90 deg about z; pos_{i+1} = pos_i + R_i
+  // (0.3, 0, 0) puts them at (0, 0, 0), (0.3, 0, 0), (0.3, 0.3, 0), (0, 0.3, 0); radians this time.
+  const std::string legs = write_mjcf(dir, "legs.xml", R"(<mujoco model="q">
+  <compiler angle="radian"/>
+  <worldbody>
+    <body name="trunk" pos="0 0 0.5"><freejoint name="root"/>
+      <geom type="box" size="0.2 0.2 0.05" mass="4"/>
+      <replicate count="4" sep="_" offset="0.3 0 0" euler="0 0 1.5707963267948966">
+        <body name="hip" pos="0.05 0 0" euler="0 0 0.3"><joint name="hip" axis="0 1 0"/>
+          <geom type="capsule" fromto="0 0 0 0.1 0 -0.2" size="0.02" mass="0.7"/>
+          <body name="shin" pos="0.1 0 -0.2"><joint name="knee" axis="0 1 0"/>
+            <geom type="sphere" pos="0 0 -0.1" size="0.03" mass="0.3"/>
+            <site name="foot" pos="0 0 -0.15"/>
+          </body>
+        </body>
+      </replicate>
+    </body>
+  </worldbody></mujoco>)");
+  // By hand: leg i's frame at p_i with Rz(i 90 deg); its hip at p_i + Rz(i 90) (0.05, 0, 0), turned
+  // Rz(i 90 + 0.3 rad) (quaternion (cos a/2, 0, 0, sin a/2)).
+  std::string hand = R"(<mujoco model="q">
+  <compiler angle="radian"/>
+  <worldbody>
+    <body name="trunk" pos="0 0 0.5"><freejoint name="root"/>
+      <geom type="box" size="0.2 0.2 0.05" mass="4"/>)";
+  const Eigen::Vector3d leg_origin[4] = {{0, 0, 0}, {0.3, 0, 0}, {0.3, 0.3, 0}, {0, 0.3, 0}};
+  const Eigen::Vector3d hip_offset[4] = {{0.05, 0, 0}, {0, 0.05, 0}, {-0.05, 0, 0}, {0, -0.05, 0}};
+  for (int i = 0; i < 4; ++i) {
+    const double a = i * M_PI / 2 + 0.3;
+    const Eigen::Vector3d p = leg_origin[i] + hip_offset[i];
+    std::ostringstream body;
+    body.precision(17);
+    body << "\n      <body name=\"hip_" << i << "\" pos=\"" << p.x() << " " << p.y() << " " << p.z() << "\" quat=\""
+         << std::cos(a / 2) << " 0 0 " << std::sin(a / 2) << "\"><joint name=\"hip_" << i << "\" axis=\"0 1 0\"/>"
+         << "<geom type=\"capsule\" fromto=\"0 0 0 0.1 0 -0.2\" size=\"0.02\" mass=\"0.7\"/>"
+         << "<body name=\"shin_" << i << "\" pos=\"0.1 0 -0.2\"><joint name=\"knee_" << i << "\" axis=\"0 1 0\"/>"
+         << "<geom type=\"sphere\" pos=\"0 0 -0.1\" size=\"0.03\" mass=\"0.3\"/><site name=\"foot_" << i
+         << "\" pos=\"0 0 -0.15\"/></body></body>";
+    hand += body.str();
+  }
+  hand += "\n    </body>\n  </worldbody></mujoco>";
+  const std::string by_hand = write_mjcf(dir, "by_hand.xml", hand);
+  const MjcfRead a = read_mjcf_file(legs), b = read_mjcf_file(by_hand);
+  ASSERT_EQ(a.model.bodies.size(), 10u);
+  expect_same_bodies(a.model, b.model);
+  for (int i = 0; i < 4; ++i) {
+    const std::string site = "foot_" + std::to_string(i);
+    ASSERT_TRUE(a.model.find_frame(site)) << site;
+    const Frame& fa = a.model.frames[static_cast<std::size_t>(a.model.frame_index(site))];
+    const Frame& fb = b.model.frames[static_cast<std::size_t>(b.model.frame_index(site))];
+    EXPECT_EQ(a.model.bodies[static_cast<std::size_t>(fa.body)].name, "shin_" + std::to_string(i));
+    EXPECT_LT((fa.placement.translation - fb.placement.translation).norm(), 1e-12);
+  }
+  const test::MjModelPtr mj = test::load_mujoco(hand);
+  ASSERT_TRUE(mj);
+  test::MujocoComparison cmp(a.model, mj.get());
+  std::mt19937 rng(5);
+  for (int k = 0; k < 5; ++k) cmp.compare(test::random_state(a.model, rng, 2.0), 1e-12, true);
 }
 
 // <frame childclass> (MuJoCo >= 3.1): the class reaches every element below the frame that has none,
@@ -399,18 +516,7 @@ TEST(MjcfReader, FrameChildclassReachesWhatTheFrameHolds) {
   const MjcfRead a = read_mjcf_file(with), b = read_mjcf_file(without);
   ASSERT_EQ(a.model.bodies.size(), b.model.bodies.size());
   EXPECT_NEAR(a.model.total_mass(), 2.0 + 3.0 + 0.25 + 3.0 + 0.25 + 3.0 + 0.25, 1e-12);
-  for (std::size_t i = 1; i < a.model.bodies.size(); ++i) {
-    SCOPED_TRACE(a.model.bodies[i].name);
-    const Body &x = a.model.bodies[i], &y = b.model.bodies[i];
-    EXPECT_EQ(x.name, y.name);
-    EXPECT_EQ(x.joint_name, y.joint_name);
-    EXPECT_LT((x.joint_placement.translation - y.joint_placement.translation).norm(), 1e-12);
-    EXPECT_LT((x.joint_placement.rotation - y.joint_placement.rotation).norm(), 1e-12);
-    EXPECT_LT((x.axis - y.axis).norm(), 1e-12);
-    EXPECT_LT((x.inertia.to_parameters() - y.inertia.to_parameters()).norm(), 1e-12);
-    EXPECT_EQ(x.limits.lower, y.limits.lower);
-    EXPECT_EQ(x.limits.upper, y.limits.upper);
-  }
+  expect_same_bodies(a.model, b.model);
   const Frame& fa = a.model.frames[static_cast<std::size_t>(a.model.frame_index("s1"))];
   const Frame& fb = b.model.frames[static_cast<std::size_t>(b.model.frame_index("s1"))];
   EXPECT_EQ(fa.body, fb.body);

@@ -24,6 +24,7 @@
 #include "dynid/data/lab_recording.hpp"
 #include "dynid/mocap/c3d_writer.hpp"
 #include "dynid/scenarios/scenario.hpp"
+#include "support/lab_recording_difference.hpp"
 #include "support/scratch_files.hpp"
 #include "support/test_models.hpp"
 
@@ -179,21 +180,11 @@ TEST(C3dImport, TrialsImportBackToTheSimulatedMarkersAndPlates) {
   ASSERT_EQ(imported.markers.labels, sim.markers.labels);
   ASSERT_EQ(imported.plate_wrench.cols(), sim.plate_wrench.cols());
   // Markers: millimetres as 32-bit floats (7 digits): within 1e-4 mm of the simulated metres.
-  double max_marker = 0.0, max_force = 0.0, max_moment = 0.0;
-  for (Eigen::Index f = 0; f < sim.markers.frame_count(); ++f)
-    for (Eigen::Index k = 0; k < sim.markers.positions.rows(); ++k) {
-      const double a = sim.markers.positions(k, f), b = imported.markers.positions(k, f);
-      ASSERT_EQ(std::isnan(a), std::isnan(b)) << "frame " << f;
-      if (!std::isnan(a)) max_marker = std::max(max_marker, std::abs(a - b));
-    }
-  for (Eigen::Index s = 0; s < sim.plate_wrench.cols(); ++s)
-    for (Eigen::Index k = 0; k < sim.plate_wrench.rows(); ++k) {
-      const double d = std::abs(sim.plate_wrench(k, s) - imported.plate_wrench(k, s));
-      (k % 6 < 3 ? max_force : max_moment) = std::max(k % 6 < 3 ? max_force : max_moment, d);
-    }
-  EXPECT_LT(max_marker, 1e-7);
-  EXPECT_LT(max_force, 1e-4);   // 400 N in float32
-  EXPECT_LT(max_moment, 1e-4);  // 80 N m = 8e4 N mm in float32, about the transducer and moved back
+  const test::LabRecordingDifference d = test::lab_recording_difference(sim, imported);
+  EXPECT_EQ(d.missing_mismatch, 0);
+  EXPECT_LT(d.marker, 1e-7);
+  EXPECT_LT(d.force, 1e-4);   // 400 N in float32
+  EXPECT_LT(d.moment, 1e-4);  // 80 N m = 8e4 N mm in float32, about the transducer and moved back
   // Plates where the data set has them; each trial is a segment.
   ASSERT_EQ(imported.dataset.force_plates.size(), sim.dataset.force_plates.size());
   for (std::size_t p = 0; p < sim.dataset.force_plates.size(); ++p)

@@ -32,6 +32,14 @@ struct C3dImportOptions {
   const Model* model = nullptr;        ///< optional: the robot, to check labels against its markers
   std::string robot_name, model_path;  ///< written into dataset.json (`robot`, `model`)
   double cop_threshold_n = 20.0;       ///< normal force [N] below which the COP is left empty
+  /// TRC trials' force plates: one ground reaction file (.mot / .sto, OpenSim's layout) per trial, in
+  /// order, with the plates' corners from `plate_layout_path` (YAML/JSON or a C3D of the same lab;
+  /// mocap/trc_force_plates.hpp). Only with TRC trials: a C3D carries its own plates.
+  std::vector<std::string> plate_files;
+  std::string plate_layout_path;
+  /// The vertical axis of the lab frame every file is in: "z" (kept) or "y" (OpenSim's; turned to
+  /// dynid's z up, mocap/lab_up_axis.hpp).
+  std::string up_axis = "z";
   /// The robot's own log(s) (`dynid import log`'s format, read with `robot_log_map`; needs `model`):
   /// one for every trial (a log running through the session), or one per trial, in order. Its
   /// encoders (and torques, velocities) join the data set on the trial's clock.

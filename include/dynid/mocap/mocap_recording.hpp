@@ -19,6 +19,10 @@ struct MocapRecording {
 
   double point_rate = 0.0;  ///< marker frames per second [Hz]
   int first_frame = 1;      ///< number of the first frame, as the file numbers them
+  /// Time of the first frame on the file's own clock [s] (a TRC's Time column; C3D: 0). What a
+  /// separate force-plate file (mocap/ground_reaction_file.hpp) is aligned by.
+  double first_frame_time = 0.0;
+  double last_frame_time = 0.0;  ///< a TRC's Time at its last frame [s] (C3D: 0)
   std::vector<std::string> marker_labels;
   /// (3 * markers) x frames [m]: marker m of frame f is marker_positions.block<3, 1>(3 * m, f).
   Eigen::MatrixXd marker_positions;
@@ -27,6 +31,9 @@ struct MocapRecording {
   std::string length_unit_in_file;  ///< "mm", "m", ...: what the readers converted from
 
   double analog_rate = 0.0;  ///< analog samples per second [Hz]; 0 without analog data
+  /// Time of the first analog sample after the first marker frame [s] (0 in a C3D, where both start
+  /// together; a separate plate file's samples fall between the frames).
+  double analog_start = 0.0;
   std::vector<std::string> analog_labels;
   std::vector<std::string> analog_units;  ///< as the file says (ANALOG:UNITS); values are not converted
   /// channels x samples, scaled as the file prescribes ((stored - OFFSET) * SCALE * GEN_SCALE).
