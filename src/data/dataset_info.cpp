@@ -87,6 +87,8 @@ DatasetInfo read_dataset_info(const std::string& path) {
       si.rate_hz = s.at("rate_hz").get<double>();
       if (!(si.rate_hz > 0.0)) throw std::runtime_error("stream '" + name + "': rate_hz must be positive");
       if (!fs::exists(si.file)) throw std::runtime_error("stream '" + name + "': missing file " + si.file);
+      if (fs::is_directory(si.file))  // "file": "" names the data set's own directory
+        throw std::runtime_error("stream '" + name + "': " + si.file + " is a directory, not a stream file");
       si.noise_free = s.value("noise_free", false);
       const auto parse_stamp = [&, stream = name](const nlohmann::json& v) {
         const std::string text = v.is_string() ? v.get<std::string>() : std::string("?");

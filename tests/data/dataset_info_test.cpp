@@ -73,6 +73,20 @@ TEST(DatasetInfo, DeeplyNestedValuesAreOneErrorNamingTheFile) {
   }
 }
 
+// A stream whose file is the data set's directory (an empty name) is named as such, not read as a
+// stream file without a header.
+TEST(DatasetInfo, AStreamFileThatIsADirectoryIsNamed) {
+  for (const char* file : {"", ".", "sub"}) {
+    const std::string dir = dataset_with(
+        std::string("directory_") + (*file ? file : "empty"),
+        R"({"format": "dynid-dataset", "streams": {"a": {"file": ")" + std::string(file) + R"(", "rate_hz": 100}}})");
+    fs::create_directories(dir + "/sub");
+    const std::string message = error_of(dir);
+    EXPECT_EQ(message.rfind(dir + "/dataset.json: stream 'a': ", 0), 0u) << message;
+    EXPECT_NE(message.find(" is a directory, not a stream file"), std::string::npos) << message;
+  }
+}
+
 // A value that does not nest is still quoted in the error, as it was written.
 TEST(DatasetInfo, WrongWordsAreQuotedInTheError) {
   EXPECT_NE(error_of(dataset_with("velocity_number", R"({"format": "dynid-dataset", "velocity": 3})"))
