@@ -17,6 +17,7 @@
 #include "commands.hpp"
 #include "dynid/core/number_format.hpp"
 #include "dynid/pipeline/demo.hpp"
+#include "dynid/sim/perturbations.hpp"
 #include "progress_line.hpp"
 
 namespace dynid::cli {
@@ -29,6 +30,7 @@ struct DemoArgs {
   std::string out = "dynid-demo";
   std::string stage = "all";
   unsigned seed = 1;
+  std::string perturb = "none";
   bool quiet = false;
 };
 
@@ -36,6 +38,7 @@ DemoOptions demo_options(const DemoArgs& args) {
   DemoOptions o;
   o.out_dir = args.out;
   o.seed = args.seed;
+  o.perturbations = parse_perturbations(args.perturb);
   if (!args.quiet) {
     o.announce = [](const std::string& line) { std::cerr << line << "\n"; };
     o.progress = [] { return progress_line(); };
@@ -120,7 +123,8 @@ void actuator_stage(const DemoArgs& args) {
   const nlohmann::json& s = demo.identification.summary;
   std::cout << "\nActuator identification, servo_bench l_hip_pitch (ILC " << s["ilc"]["iterations"].get<int>()
             << " iterations to max windowed error " << format_fixed(s["ilc"]["max_windowed_error_rad"].get<double>(), 4)
-            << " rad; paper 002)\n";
+            << " rad; paper 002" << (args.perturb == "none" ? "" : "; --perturb does not apply to the servo bench")
+            << ")\n";
   std::cout << "                 alpha0   alpha1   alpha2   alpha3\n";
   for (const char* row : {"fit", "truth", "datasheet"}) {
     std::cout << "  " << std::left << std::setw(12) << (std::string(row) == "fit" ? "identified" : row) << std::right;
@@ -153,10 +157,20 @@ void register_demo(CLI::App& app, Action& action) {
   cmd->add_option("--stage", args->stage, "all | inertial | static | actuator")
       ->check(CLI::IsMember({"all", "inertial", "static", "actuator"}));
   cmd->add_option("--seed", args->seed, "Seed of the simulations (default 1)");
+  cmd->add_option("--perturb", args->perturb,
+                  "Testbed imperfections of the simulated robots and lab, as simulate's --perturb: none (default, "
+                  "the idealised testbed) | all | a comma-separated list (docs/scenarios.md)");
   cmd->add_flag("--quiet", args->quiet, "No progress output");
   cmd->callback([args, &action] {
     action = [args] {
+      const std::vector<std::string> perturbations = parse_perturbations(args->perturb);  // refused before any output
       fs::create_directories(args->out);
+      if (!perturbations.empty()) {
+        std::string list;
+        for (const std::string& p : perturbations) list += (list.empty() ? "" : ", ") + p;
+        std::cout << "Testbed: the true robots and lab with " << list
+                  << " (--perturb, docs/scenarios.md); without --perturb the idealised testbed\n";
+      }
       if (args->stage == "all" || args->stage == "inertial") inertial_stage(*args);
       if (args->stage == "all" || args->stage == "static") static_stage(*args);
       if (args->stage == "all" || args->stage == "actuator") actuator_stage(*args);

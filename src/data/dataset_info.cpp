@@ -11,6 +11,23 @@ namespace dynid {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+/// `v` for an error message: a number's or word's text, or only the kind of a list or object
+/// (printing a nested value recurses once per level, so a deeply nested one overflowed the stack).
+std::string json_for_message(const nlohmann::json& v) {
+  return v.is_structured() ? std::string("a JSON ") + v.type_name() : v.dump();
+}
+
+/// The list under `key` of the object `j`, by reference (a copy recurses once per nesting level
+/// too), or an empty list when there is none.
+const nlohmann::json& list_or_empty(const nlohmann::json& j, const char* key) {
+  static const nlohmann::json empty = nlohmann::json::array();
+  return j.contains(key) ? j.at(key) : empty;
+}
+
+}  // namespace
+
 const StreamInfo& DatasetInfo::stream(const std::string& name) const {
   const auto it = streams.find(name);
   if (it == streams.end()) throw std::runtime_error(directory + ": the data set has no '" + name + "' stream");
@@ -56,7 +73,8 @@ DatasetInfo read_dataset_info(const std::string& path) {
       info.gravity = Vector3(g[0], g[1], g[2]);
     }
     if (j.contains("velocity")) {
-      const std::string v = j["velocity"].is_string() ? j["velocity"].get<std::string>() : j["velocity"].dump();
+      const std::string v =
+          j["velocity"].is_string() ? j["velocity"].get<std::string>() : json_for_message(j["velocity"]);
       if (v == "period-before")
         info.velocity = VelocityConvention::PeriodBefore;
       else if (v != "instant")
@@ -69,13 +87,15 @@ DatasetInfo read_dataset_info(const std::string& path) {
       si.rate_hz = s.at("rate_hz").get<double>();
       if (!(si.rate_hz > 0.0)) throw std::runtime_error("stream '" + name + "': rate_hz must be positive");
       if (!fs::exists(si.file)) throw std::runtime_error("stream '" + name + "': missing file " + si.file);
+      if (fs::is_directory(si.file))  // "file": "" names the data set's own directory
+        throw std::runtime_error("stream '" + name + "': " + si.file + " is a directory, not a stream file");
       si.noise_free = s.value("noise_free", false);
       const auto parse_stamp = [&, stream = name](const nlohmann::json& v) {
         const std::string text = v.is_string() ? v.get<std::string>() : std::string("?");
         if (text == "instant") return Stamp::Instant;
         if (text == "period-mean") return Stamp::PeriodMean;
         throw std::runtime_error("stream '" + stream + "': stamp must be \"instant\" or \"period-mean\", not " +
-                                 v.dump());
+                                 json_for_message(v));
       };
       if (s.contains("stamp")) {
         if (s["stamp"].is_object())
@@ -85,7 +105,7 @@ DatasetInfo read_dataset_info(const std::string& path) {
       }
       info.streams[name] = si;
     }
-    for (const auto& p : j.value("force_plates", nlohmann::json::array())) {
+    for (const auto& p : list_or_empty(j, "force_plates")) {
       ForcePlateInfo plate;
       plate.name = p.at("name").get<std::string>();
       const auto o = p.at("origin").get<std::vector<double>>();
@@ -104,7 +124,7 @@ DatasetInfo read_dataset_info(const std::string& path) {
       }
       info.force_plates.push_back(plate);
     }
-    for (const auto& s : j.value("segments", nlohmann::json::array())) {
+    for (const auto& s : list_or_empty(j, "segments")) {
       TimeSegment seg;
       seg.label = s.value("label", std::string());
       seg.category = s.value("category", std::string());

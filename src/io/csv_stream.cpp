@@ -64,6 +64,11 @@ CsvStream read_csv_stream(const std::string& path) {
   s.path = path;
   std::string line;
   if (!std::getline(in, line)) throw std::runtime_error(path + ": empty file (no header)");
+  // Line ends of Windows (CRLF) as CsvRowReader reads them: the CR is not part of the last field.
+  const auto drop_cr = [](std::string& text) {
+    if (!text.empty() && text.back() == '\r') text.pop_back();
+  };
+  drop_cr(line);
   {
     std::stringstream h(line);
     std::string name;
@@ -75,6 +80,7 @@ CsvStream read_csv_stream(const std::string& path) {
   const std::size_t cols = s.header.size();
   while (std::getline(in, line)) {
     ++row;
+    drop_cr(line);
     if (line.empty()) continue;
     std::size_t start = 0, count = 0;
     for (std::size_t i = 0; i <= line.size(); ++i) {

@@ -5,9 +5,9 @@
 #include <urdf_parser/urdf_parser.h>
 #include <cmath>
 #include <fstream>
-#include <functional>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 namespace dynid {
 namespace {
@@ -104,9 +104,50 @@ Model build_model(const urdf::ModelInterface& urdf_model, const std::string& lab
   const bool root_is_world = root->name == "world";
   const bool floating = options.floating_base.value_or(!root_is_world);
 
-  // Depth-first walk in the URDF's child order (the order Pinocchio uses too).
-  std::function<void(const urdf::Link&, int, const SE3&)> visit = [&](const urdf::Link& link, int body,
-                                                                      const SE3& bodyMlink) {
+  // Depth-first walk in the URDF's child order (the order Pinocchio uses too), on a stack of its own:
+  // recursing once per link overflowed the call stack on a chain of 20,000 links.
+  struct Step {
+    const urdf::Link* link = nullptr;    // the root link (no joint) ...
+    const urdf::Joint* joint = nullptr;  // ... or the joint to the link to visit
+    int body = 0;                        // the body the link, or the joint's parent link, is part of
+    SE3 bodyMparent = SE3::Identity();   // that link's placement in the body
+  };
+  // The body of a joint that moves, placed at bodyMjoint in its parent body `body`.
+  const auto moving_body = [&](const urdf::Joint& joint, const urdf::Link& child, int body, const SE3& bodyMjoint) {
+    Body b;
+    b.name = child.name;
+    b.joint_name = joint.name;
+    b.parent = body;
+    b.joint_placement = bodyMjoint;
+    b.links = {child.name};
+    switch (joint.type) {
+      case urdf::Joint::REVOLUTE:
+      case urdf::Joint::CONTINUOUS:
+        b.joint_type = JointType::Revolute;
+        break;
+      case urdf::Joint::PRISMATIC:
+        b.joint_type = JointType::Prismatic;
+        break;
+      case urdf::Joint::FLOATING:
+        b.joint_type = JointType::FreeFlyer;
+        if (body != 0) fail(label, "floating joint '" + joint.name + "' is not attached to the world link");
+        break;
+      default:
+        fail(label, "joint '" + joint.name + "' has a type dynid does not support (planar or unknown)");
+    }
+    if (b.joint_type != JointType::FreeFlyer) {
+      const Vector3 axis(joint.axis.x, joint.axis.y, joint.axis.z);
+      if (!(axis.norm() > 1e-9) || !axis.allFinite())
+        fail(label, "joint '" + joint.name + "' has a zero or invalid axis");
+      b.axis = axis.normalized();
+      b.limits = read_limits(joint);
+      if (joint.mimic)
+        model.warnings.push_back("joint '" + joint.name + "' mimics '" + joint.mimic->joint_name +
+                                 "'; dynid treats it as an independent joint");
+    }
+    return b;
+  };
+  const auto record_link = [&](const urdf::Link& link, int body, const SE3& bodyMlink) {
     LinkRecord record;
     record.name = link.name;
     record.body = body;
@@ -126,52 +167,10 @@ Model build_model(const urdf::ModelInterface& urdf_model, const std::string& lab
     model.frames.push_back({link.name, FrameKind::Link, body, bodyMlink, link.name});
     if (body != 0 && model.bodies[static_cast<std::size_t>(body)].name != link.name)
       model.bodies[static_cast<std::size_t>(body)].links.push_back(link.name);
-
-    for (const urdf::JointSharedPtr& joint : link.child_joints) {
-      const urdf::LinkConstSharedPtr child = urdf_model.getLink(joint->child_link_name);
-      if (!child) fail(label, "joint '" + joint->name + "' names unknown child link '" + joint->child_link_name + "'");
-      const SE3 linkMjoint = to_se3(joint->parent_to_joint_origin_transform);
-      const SE3 bodyMjoint = bodyMlink * linkMjoint;
-      if (joint->type == urdf::Joint::FIXED) {
-        visit(*child, body, bodyMjoint);
-        continue;
-      }
-      Body b;
-      b.name = child->name;
-      b.joint_name = joint->name;
-      b.parent = body;
-      b.joint_placement = bodyMjoint;
-      b.links = {child->name};
-      switch (joint->type) {
-        case urdf::Joint::REVOLUTE:
-        case urdf::Joint::CONTINUOUS:
-          b.joint_type = JointType::Revolute;
-          break;
-        case urdf::Joint::PRISMATIC:
-          b.joint_type = JointType::Prismatic;
-          break;
-        case urdf::Joint::FLOATING:
-          b.joint_type = JointType::FreeFlyer;
-          if (body != 0) fail(label, "floating joint '" + joint->name + "' is not attached to the world link");
-          break;
-        default:
-          fail(label, "joint '" + joint->name + "' has a type dynid does not support (planar or unknown)");
-      }
-      if (b.joint_type != JointType::FreeFlyer) {
-        const Vector3 axis(joint->axis.x, joint->axis.y, joint->axis.z);
-        if (!(axis.norm() > 1e-9) || !axis.allFinite())
-          fail(label, "joint '" + joint->name + "' has a zero or invalid axis");
-        b.axis = axis.normalized();
-        b.limits = read_limits(*joint);
-        if (joint->mimic)
-          model.warnings.push_back("joint '" + joint->name + "' mimics '" + joint->mimic->joint_name +
-                                   "'; dynid treats it as an independent joint");
-      }
-      const int index = model.add_body(b);
-      visit(*child, index, SE3::Identity());
-    }
   };
 
+  std::vector<Step> pending(1);
+  pending[0].link = root.get();
   if (floating && !root_is_world) {
     Body base;
     base.name = root->name;
@@ -179,12 +178,31 @@ Model build_model(const urdf::ModelInterface& urdf_model, const std::string& lab
     base.joint_type = JointType::FreeFlyer;
     base.parent = 0;
     base.links = {root->name};
-    const int index = model.add_body(base);
-    visit(*root, index, SE3::Identity());
-  } else {
-    if (floating && root_is_world)
-      fail(label, "a floating base was requested but the root link is 'world'; remove the world link");
-    visit(*root, 0, SE3::Identity());
+    pending[0].body = model.add_body(base);
+  } else if (floating && root_is_world) {
+    fail(label, "a floating base was requested but the root link is 'world'; remove the world link");
+  }
+  while (!pending.empty()) {
+    const Step step = pending.back();
+    pending.pop_back();
+    const urdf::Link* link = step.link;
+    int body = step.body;
+    SE3 bodyMlink = step.bodyMparent;
+    if (step.joint) {
+      const urdf::Joint& joint = *step.joint;
+      const urdf::LinkConstSharedPtr child = urdf_model.getLink(joint.child_link_name);
+      if (!child) fail(label, "joint '" + joint.name + "' names unknown child link '" + joint.child_link_name + "'");
+      link = child.get();  // held by urdf_model
+      bodyMlink = step.bodyMparent * to_se3(joint.parent_to_joint_origin_transform);
+      if (joint.type != urdf::Joint::FIXED) {
+        body = model.add_body(moving_body(joint, *child, step.body, bodyMlink));
+        bodyMlink = SE3::Identity();
+      }
+    }
+    record_link(*link, body, bodyMlink);
+    // Last child first on the stack, so the first child's subtree is walked first.
+    for (auto joint = link->child_joints.rbegin(); joint != link->child_joints.rend(); ++joint)
+      pending.push_back({nullptr, joint->get(), body, bodyMlink});
   }
   model.floating_base = false;
   for (const Body& b : model.bodies)

@@ -5,12 +5,20 @@
 
 #include "dynid/core/number_format.hpp"
 #include "dynid/model/robot.hpp"
+#include "dynid/sim/perturbations.hpp"
 
 namespace dynid {
 namespace {
 
 void announce(const DemoOptions& o, const std::string& line) {
   if (o.announce) o.announce(line);
+}
+
+/// " --perturb a,b" for the announced command lines, empty on the idealised testbed.
+std::string perturb_argument(const std::vector<std::string>& perturbations) {
+  std::string list;
+  for (const std::string& p : perturbations) list += (list.empty() ? "" : ",") + p;
+  return list.empty() ? "" : " --perturb " + list;
 }
 
 std::function<void(double, const std::string&)> progress(const DemoOptions& o) {
@@ -21,7 +29,8 @@ std::function<void(double, const std::string&)> progress(const DemoOptions& o) {
 ScenarioSummary simulate(const Robot& robot, ScenarioOptions scenario, const DemoOptions& o) {
   announce(o, "simulate " + robot.model.name + " --scenario " + scenario.scenario +
                   (scenario.scenario == "excite" ? " --motion " + scenario.motion : "") +
-                  (scenario.lock_upper_body ? " --lock-upper-body" : "") + " -> " + scenario.out_dir);
+                  (scenario.lock_upper_body ? " --lock-upper-body" : "") + perturb_argument(scenario.perturbations) +
+                  " -> " + scenario.out_dir);
   scenario.progress = progress(o);
   const ScenarioSummary s = run_scenario(robot, scenario);
   if (s.fell)
@@ -39,6 +48,7 @@ InertialDemo run_inertial_demo(const DemoOptions& o) {
   walk.out_dir = o.out_dir + "/kid_walk";
   walk.seed = o.seed;
   walk.lock_upper_body = true;
+  walk.perturbations = o.perturbations;
   demo.walk = simulate(kid, walk, o);
   // Paper 003's validation motion: the same true robot (seed) bending its trunk on both feet, the
   // upper body welded as in the walk.
@@ -68,9 +78,12 @@ InertialDemo run_inertial_demo(const DemoOptions& o) {
   options.validate = bend.out_dir;
   options.truth_urdf = walk.out_dir + "/truth.urdf";
   options.out_dir = o.out_dir + "/kid_inertial";
+  // The lab's devices on their own clocks: align them to the encoders, as a user must.
+  options.align_time = perturbation_enabled(o.perturbations, "time");
   announce(o, "identify inertial kid_humanoid " + options.data +
-                  " --sensors contact --consistent --cutoff 20 --parallel-filter 3 --prior-frame com --validate " +
-                  options.validate + " -> " + options.out_dir);
+                  " --sensors contact --consistent --cutoff 20 --parallel-filter 3 --prior-frame com" +
+                  (options.align_time ? " --align-time" : "") + " --validate " + options.validate + " -> " +
+                  options.out_dir);
   options.progress = progress(o);
   demo.identification = run_inertial_identification(options);
   demo.report = std::filesystem::absolute(options.out_dir + "/report.html").string();
@@ -84,6 +97,7 @@ StaticDemo run_static_demo(const DemoOptions& o) {
   poses.scenario = "static-poses";
   poses.out_dir = o.out_dir + "/adult_static_poses";
   poses.seed = o.seed;
+  poses.perturbations = o.perturbations;
   demo.poses = simulate(adult, poses, o);
   ScenarioOptions squat = poses;
   squat.scenario = "squat";
@@ -94,9 +108,12 @@ StaticDemo run_static_demo(const DemoOptions& o) {
   options.total_mass = demo.poses.true_total_mass;  // the robot on the scales
   options.validate = squat.out_dir;
   options.truth_urdf = poses.out_dir + "/truth.urdf";
+  // Markers mounted off the sidecar: calibrate their mounts from the poses, as a user would.
+  options.calibrate_markers = perturbation_enabled(o.perturbations, "markers");
   const std::string out = o.out_dir + "/adult_static";
   announce(o, "identify static adult_humanoid " + poses.out_dir + " --total-mass " +
-                  format_fixed(options.total_mass, 3) + " --validate " + squat.out_dir + " -> " + out);
+                  format_fixed(options.total_mass, 3) + (options.calibrate_markers ? " --calibrate-markers" : "") +
+                  " --validate " + squat.out_dir + " -> " + out);
   demo.identification = run_static_identification(adult, poses.out_dir, options);
   write_static_identification(demo.identification, adult, out);
   demo.report = std::filesystem::absolute(out + "/report.html").string();

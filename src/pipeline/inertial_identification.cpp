@@ -1317,8 +1317,10 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
     const VectorX& f = vrows.generalized_forces();
     const VectorX pred_nominal = vrows.regressor() * pi_nominal;
     VectorX pred_identified = vrows.regressor() * r.standard_parameters;
-    for (const TorqueOffset& t : r.torque_offsets)
-      pred_identified[t.velocity_index] += t.value;  // what the sensor reads
+    // What the joint torque sensors read as the fit calibrated them (offsets; gains below): a
+    // property of the sensors, not of the rigid-body model, so the true model is given it too.
+    VectorX sensor_terms = VectorX::Zero(model.nv);
+    for (const TorqueOffset& t : r.torque_offsets) sensor_terms[t.velocity_index] += t.value;
     VectorX pred_without_friction;
     if (pi_without_friction) {
       pred_without_friction = vrows.regressor() * *pi_without_friction;
@@ -1340,7 +1342,8 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
     // A gain enters as the training rows have it, Y pi + o' + d tau_m = f with d = 1 - 1/g: the
     // measured joint torque, not the whole generalized force (which carries the contacts' share).
     for (const TorqueGain& g : r.torque_gains)
-      pred_identified[g.velocity_index] += (1.0 - 1.0 / g.value) * s.joint_torques[g.velocity_index];
+      sensor_terms[g.velocity_index] += (1.0 - 1.0 / g.value) * s.joint_torques[g.velocity_index];
+    pred_identified += sensor_terms;
     contact_projector.resize(0, 0);
     if (f.allFinite())
       contact_projector = project_sensors(model, projection_data, s.q, contacts_unmeasured, contact_frames).projector;
@@ -1348,7 +1351,7 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
       residuals.resize(model.nv, models);
       residuals.col(0) = pred_nominal - f;
       residuals.col(1) = pred_identified - f;
-      if (pi_truth) residuals.col(2) = vrows.regressor() * *pi_truth + truth_friction - f;
+      if (pi_truth) residuals.col(2) = vrows.regressor() * *pi_truth + truth_friction + sensor_terms - f;
       if (pi_without_friction) residuals.col(models - 1) = pred_without_friction - f;
       measured_mask = f.array().isFinite().cast<double>();
       for (Eigen::Index i = 0; i < f.size(); ++i)
@@ -1362,7 +1365,8 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
       acc_nominal.add(pred_nominal - f, model.floating_base, contact_projector);
       acc_identified.add(pred_identified - f, model.floating_base, contact_projector);
       if (pi_truth)
-        acc_truth.add(vrows.regressor() * *pi_truth + truth_friction - f, model.floating_base, contact_projector);
+        acc_truth.add(vrows.regressor() * *pi_truth + truth_friction + sensor_terms - f, model.floating_base,
+                      contact_projector);
       if (pi_without_friction) acc_without_friction.add(pred_without_friction - f, model.floating_base, MatrixX());
     }
     if (r.validation_samples++ % stride == 0) {

@@ -92,6 +92,19 @@ json perturbations_json(const Run& run) {
                                {"max_windup_at_effort_limit_deg", max_windup},
                                {"stiffness_nm_per_rad", stiffness}};
   }
+  if (run.sensor_bus) {
+    const int latency = run.sensor_bus->latency_bus_periods;
+    out["sensor-bus"] = {{"source",
+                          "the main controller reads the IMU and foot F/T sensors over the field bus: requested "
+                          "in one bus cycle, received in the next, one more behind a sensor hub (a judgement); "
+                          "the balance control acts on readings this many bus periods old, the recorded streams "
+                          "keep their own time stamps"},
+                         {"latency_bus_periods", latency},
+                         {"latency_s", latency / run.options.bus_rate_hz},
+                         {"read_by", run.controller_read_sensors()
+                                         ? "the balance stabilizer"
+                                         : "nothing: this scenario's controllers do not read the robot's sensors"}};
+  }
   if (perturbation_enabled(run.options.perturbations, "time")) {
     json offsets = json::object(), drifts = json::object();
     for (const auto& [stream, clock] : run.stream_clocks) {

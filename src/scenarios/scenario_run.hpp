@@ -26,6 +26,7 @@
 #include "dynid/sim/joint_elasticity_perturbation.hpp"
 #include "dynid/sim/marker_perturbation.hpp"
 #include "dynid/sim/perturbations.hpp"
+#include "dynid/sim/sensor_bus_perturbation.hpp"
 #include "dynid/sim/simulation.hpp"
 #include "dynid/sim/stream_clock_perturbation.hpp"
 #include "dynid/sim/true_model.hpp"
@@ -74,6 +75,8 @@ struct Run {
   std::vector<FtError> ft_errors;
   /// --perturb imu: the IMU's mounting and calibration errors, else unset.
   std::optional<ImuError> imu_error;
+  /// --perturb sensor-bus: the balance control's sensor latency, else unset (read at once).
+  std::optional<SensorBusDelay> sensor_bus;
   /// --perturb force-plates: each scene plate's calibration errors and drift, else empty.
   std::vector<PlateError> plate_errors;
   /// --perturb markers: where the lab's markers sit and when two swap (applied by the recorder), else unset.
@@ -102,6 +105,7 @@ struct Run {
         rates_(rates) {
     if (perturbation_enabled(o.perturbations, "inertia")) inertia = perturb_inertia(truth.model, o.seed);
     if (perturbation_enabled(o.perturbations, "geometry")) geometry = perturb_geometry(truth.model, o.seed);
+    if (perturbation_enabled(o.perturbations, "sensor-bus")) sensor_bus = perturb_sensor_bus(o.seed);
   }
 
   /// Builds the servos for a reference configuration and the simulation around them (the servos'
@@ -207,9 +211,13 @@ struct Run {
   /// gyro, and the foot F/T wrenches placed at the planned sole poses `planned_soles` (world), so
   /// that the COP is measured relative to the footholds, as a robot does. Without an IMU on the
   /// base body or an F/T sensor on a foot, that quantity comes from the simulation (ideal sensor).
+  /// With `--perturb sensor-bus` every reading (and the ideal values standing in for missing
+  /// sensors) arrives `sensor_bus->latency_bus_periods` calls late: call it once per bus tick.
   BalanceMeasurement read_sensors(const std::vector<int>& soles, const std::vector<SE3>& planned_soles, double dt) {
-    BalanceMeasurement m = measure_balance(soles);
-    const SensorReadings& r = recorder->latest();
+    if (!bus_line_) bus_line_.emplace(sensor_bus ? sensor_bus->latency_bus_periods : 0);
+    const BusReading& delivered = bus_line_->pass({measure_balance(soles), recorder->latest()});
+    BalanceMeasurement m = delivered.ideal;
+    const SensorReadings& r = delivered.readings;
     const Model& model = truth.model;
     if (r.imu && robot.sidecar->imu) {
       const Frame& imu = model.frames[static_cast<std::size_t>(model.frame_index(robot.sidecar->imu->name))];
@@ -236,6 +244,9 @@ struct Run {
     return m;
   }
 
+  /// Whether a controller read the robot's sensors (read_sensors) during the run.
+  bool controller_read_sensors() const { return bus_line_.has_value(); }
+
   /// Updates the true COM height range and the largest base tilt (summary.json of motions).
   void track_motion() {
     const double com_z = center_of_mass(truth.model, truth_data, sim->q()).z();
@@ -251,6 +262,11 @@ struct Run {
 
  private:
   VectorX leg_tau_;  ///< step()'s joint torques with the leg servos' in place
+  struct BusReading {
+    BalanceMeasurement ideal;  ///< the simulation's values, for sensors the robot does not have
+    SensorReadings readings;   ///< the robot's sensors as the streams record them
+  };
+  std::optional<BusDelayLine<BusReading>> bus_line_;
 };
 
 void run_static_poses(Run& run);

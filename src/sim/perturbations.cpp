@@ -7,12 +7,6 @@
 namespace dynid {
 namespace {
 
-/// Issue 19's other error sources, refused by name until they are built.
-const std::vector<std::string>& planned_perturbations() {
-  static const std::vector<std::string> names = {"sensor-bus"};
-  return names;
-}
-
 std::string join(const std::vector<std::string>& names) {
   std::string out;
   for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
@@ -22,7 +16,7 @@ std::string join(const std::vector<std::string>& names) {
 }  // namespace
 
 std::vector<std::string> perturbation_names() {
-  return {"inertia", "geometry", "joint-elasticity", "time", "markers", "force-plates", "imu", "ft"};
+  return {"inertia", "geometry", "joint-elasticity", "time", "markers", "force-plates", "imu", "ft", "sensor-bus"};
 }
 
 std::vector<std::string> parse_perturbations(const std::string& text) {
@@ -39,9 +33,6 @@ std::vector<std::string> parse_perturbations(const std::string& text) {
       out.push_back(name);
       continue;
     }
-    const auto& planned = planned_perturbations();
-    if (std::find(planned.begin(), planned.end(), name) != planned.end())
-      throw std::invalid_argument("--perturb '" + name + "' is not built yet (built: " + join(known) + ")");
     throw std::invalid_argument("unknown --perturb '" + name +
                                 "' (none, all, or a comma-separated list of: " + join(known) + ")");
   }

@@ -1,4 +1,4 @@
-// `dynid simulate --perturb` as a user types it: a name that is not built yet or misspelt is one
+// `dynid simulate --perturb` as a user types it: a misspelt or repeated name is one
 // line, exit 1, and no output directory; `--perturb geometry` lists the perturbation in dataset.json.
 
 #include <gtest/gtest.h>
@@ -21,10 +21,10 @@ std::string scratch(const std::string& name) {
   return p.string();
 }
 
-TEST(PerturbCli, UnknownOrUnbuiltPerturbationsAreOneLineWithoutOutput) {
+TEST(PerturbCli, UnknownOrRepeatedPerturbationsAreOneLineWithoutOutput) {
   const std::string out = scratch("bad");
   for (const auto& [value, needle] :
-       {std::pair<std::string, std::string>{"sensor-bus", "'sensor-bus' is not built yet"},
+       {std::pair<std::string, std::string>{"sensor-buss", "unknown --perturb 'sensor-buss'"},
         {"geometry,plates", "unknown --perturb 'plates'"},
         {"geometry,geometry", "lists 'geometry' twice"}}) {
     const Result r = run("simulate kid_humanoid --scenario walk --steps 2 --perturb " + value + " --out " + out);
@@ -52,8 +52,13 @@ TEST(PerturbCli, GeometryIsListedInTheDataSet) {
   ASSERT_TRUE(perturbations.contains("time_offset_s")) << perturbations.dump();
   EXPECT_TRUE(perturbations["time"]["time_offset_s"].contains("ft"));
   EXPECT_EQ(nlohmann::json::parse(r.out)["perturbations"],
-            nlohmann::json::array(
-                {"inertia", "geometry", "joint-elasticity", "time", "markers", "force-plates", "imu", "ft"}));
+            nlohmann::json::array({"inertia", "geometry", "joint-elasticity", "time", "markers", "force-plates", "imu",
+                                   "ft", "sensor-bus"}));
+  ASSERT_TRUE(perturbations.contains("sensor-bus")) << perturbations.dump();
+  const int latency = perturbations["sensor-bus"]["latency_bus_periods"];
+  EXPECT_GE(latency, 1);
+  EXPECT_LE(latency, 2);
+  EXPECT_DOUBLE_EQ(perturbations["sensor-bus"]["latency_s"].get<double>(), latency / 125.0);
 }
 
 }  // namespace

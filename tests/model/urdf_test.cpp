@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "dynid/model/urdf_reader.hpp"
 #include "dynid/model/urdf_writer.hpp"
@@ -101,6 +103,62 @@ TEST(UrdfReader, BadInputGivesOneClearLine) {
       "invalid URDF");
   expect_error(replace(kArm, "<axis xyz=\"0 0.6 0.8\"/>", "<axis xyz=\"0 0 0\"/>"), "axis");
   EXPECT_THROW(read_urdf_file("/nonexistent/robot.urdf"), std::runtime_error);
+}
+
+// Bodies come in depth-first order, each link's children in urdfdom's order (by joint name, which is
+// Pinocchio's order too), fixed children merged where they are met: written out by hand here.
+TEST(UrdfReader, BodiesAreInDepthFirstChildOrder) {
+  const auto link = [](const std::string& name) {
+    return "<link name='" + name +
+           "'><inertial><mass value='1'/><inertia ixx='1' ixy='0' ixz='0' iyy='1' iyz='0' izz='1'/></inertial></link>";
+  };
+  const auto joint = [](const std::string& type, const std::string& parent, const std::string& child) {
+    return "<joint name='" + parent + "_" + child + "' type='" + type + "'><parent link='" + parent +
+           "'/><child link='" + child + "'/><axis xyz='0 0 1'/><limit lower='-1' upper='1' effort='1' velocity='1'/>" +
+           "</joint>";
+  };
+  // trunk -> a -> (a1, a_fixed -> a2), trunk -> b -> b1; joints listed in another order.
+  const std::string urdf = "<robot name='tree'>" + link("trunk") + link("a") + link("a1") + link("a_fixed") +
+                           link("a2") + link("b") + link("b1") + joint("revolute", "trunk", "a") +
+                           joint("revolute", "a", "a1") + joint("prismatic", "b", "b1") +
+                           joint("fixed", "a", "a_fixed") + joint("revolute", "a_fixed", "a2") +
+                           joint("revolute", "trunk", "b") + "</robot>";
+  const Model model = read_urdf_string(urdf, "tree.urdf");
+  std::vector<std::string> bodies, parents;
+  for (std::size_t i = 1; i < model.bodies.size(); ++i) {
+    bodies.push_back(model.bodies[i].name);
+    parents.push_back(model.bodies[static_cast<std::size_t>(model.bodies[i].parent)].name);
+  }
+  EXPECT_EQ(bodies, (std::vector<std::string>{"trunk", "a", "a1", "a2", "b", "b1"}));
+  EXPECT_EQ(parents, (std::vector<std::string>{"universe", "trunk", "a", "a", "trunk", "b"}));
+  EXPECT_EQ(model.bodies[static_cast<std::size_t>(model.body_index("a"))].links,
+            (std::vector<std::string>{"a", "a_fixed"}));
+  std::vector<std::string> links;
+  for (const LinkRecord& l : model.links) links.push_back(l.name);
+  EXPECT_EQ(links, (std::vector<std::string>{"trunk", "a", "a1", "a_fixed", "a2", "b", "b1"}));
+}
+
+// A serial chain of 20,000 moving links (a 5.7 MB file) is read like a short one. The walk recursed
+// once per link before and `dynid info` of this chain died of a stack overflow.
+TEST(UrdfReader, AVeryLongChainIsRead) {
+  constexpr int kLinks = 20001;
+  std::string urdf = "<robot name='chain'>";
+  for (int i = 0; i < kLinks; ++i)
+    urdf += "<link name='l" + std::to_string(i) +
+            "'><inertial><mass value='1'/><inertia ixx='1' ixy='0' ixz='0' iyy='1' iyz='0' izz='1'/></inertial></link>";
+  for (int i = 0; i + 1 < kLinks; ++i)
+    urdf += "<joint name='j" + std::to_string(i) + "' type='revolute'><parent link='l" + std::to_string(i) +
+            "'/><child link='l" + std::to_string(i + 1) +
+            "'/><axis xyz='0 0 1'/><limit lower='-1' upper='1' effort='1' velocity='1'/></joint>";
+  urdf += "</robot>";
+  const Model model = read_urdf_string(urdf, "chain.urdf");
+  ASSERT_EQ(model.num_moving_bodies(), kLinks);  // the free-flying l0 and 20,000 revolute links
+  EXPECT_EQ(model.nv, 6 + kLinks - 1);
+  EXPECT_EQ(model.total_mass(), kLinks);
+  for (std::size_t i = 2; i < model.bodies.size(); ++i) {
+    EXPECT_EQ(model.bodies[i].parent, static_cast<int>(i) - 1);
+    EXPECT_EQ(model.bodies[i].name, "l" + std::to_string(i - 1));
+  }
 }
 
 TEST(UrdfReader, InconsistentInertiaIsAWarning) {

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 
 #include "dynid/data/truth_source.hpp"
 #include "dynid/ident/identification_rows.hpp"
@@ -516,6 +517,45 @@ TEST(InertialIdentificationBiped16, NoiseFreeSensorsPutEveryClassTenTimesCloserT
   // And the fit: the held-out torques at the true model's floor, not below it.
   ASSERT_TRUE(r.identified_rms.torque && r.truth_rms && r.truth_rms->torque);
   EXPECT_NEAR(*r.identified_rms.torque / *r.truth_rms->torque, 1.0, 0.1);
+}
+
+TEST(InertialIdentificationBiped16, RealisticSensorsPutEveryClassCloserThanCad) {
+  // Issue 20 on paper 004's whole training set (60 s, seed 3) with realistic sensors: encoder
+  // backlash and quantisation, IMU, F/T and joint torque sensor noise, torque sensor gains and
+  // offsets. The encoders' backlash is broadband in the accelerations, so the parallel filter's
+  // band is 1.5 Hz; the CAD prior in each body's COM frame. Measured: first moments 0.65, inertias
+  // 0.69 times CAD's error (seeds 1-3: 0.48-0.65 / 0.66-0.77, docs/identification.md); the 3 Hz
+  // band of the kid walk gives 0.59 / 1.67 here.
+  ScenarioOptions sim;
+  sim.scenario = "excite";
+  sim.motion = "paper004";
+  sim.noise = NoiseLevel::Realistic;
+  sim.seed = 3;
+  sim.out_dir = test::fresh_dir("ident", "biped16_paper004_realistic");
+  ASSERT_FALSE(run_scenario(test::bundled_robot("biped16"), sim).fell);
+  InertialIdentificationOptions o;
+  o.model = "biped16";
+  o.data = sim.out_dir;
+  o.source = "sensors";
+  o.sensors = "full";
+  o.consistent = true;
+  o.sensor_options.cutoff_hz = 20.0;
+  o.parallel_filter.cutoff_hz = 1.5;
+  o.parallel_filter_all_rows = true;
+  o.torque_gains = true;
+  o.torque_offsets = true;
+  o.cad_prior_coordinates = CadPriorCoordinates::Com;
+  o.truth_urdf = sim.out_dir + "/truth.urdf";
+  o.out_dir = test::fresh_dir("ident", "biped16_paper004_realistic_id");
+  const InertialIdentificationResult r = run_inertial_identification(o);
+  std::map<std::string, double> ratio(r.parameter_error_vs_nominal.begin(), r.parameter_error_vs_nominal.end());
+  EXPECT_LT(ratio.at("mass"), 0.01);
+  EXPECT_LT(ratio.at("first_moment"), 0.85);
+  EXPECT_LT(ratio.at("inertia"), 0.9);
+  // The held-out base wrench (the last 30 %) at the true model's level.
+  ASSERT_TRUE(r.truth_rms);
+  EXPECT_NEAR(r.identified_rms.force / r.truth_rms->force, 1.0, 0.1);
+  EXPECT_NEAR(r.identified_rms.moment / r.truth_rms->moment, 1.0, 0.1);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "../../src/scenarios/scenario_run.hpp"
+#include "dynid/dynamics/sole_contacts.hpp"
 #include "dynid/model/urdf_reader.hpp"
 #include "dynid/scenarios/scenario.hpp"
 #include "support/scratch_files.hpp"
@@ -117,6 +118,52 @@ TEST(Perturbations, TheSimulationRunsTheTrueGeometryTheControllersTheNominal) {
     EXPECT_EQ(robot.model.bodies[b].joint_placement.translation, fresh.model.bodies[b].joint_placement.translation);
     EXPECT_EQ(robot.model.bodies[b].axis, fresh.model.bodies[b].axis);
   }
+}
+
+// --perturb sensor-bus: with the same commands (no feedback), the balance control's readings are
+// those of the run without it, `latency_bus_periods` bus ticks earlier; the gyro and each foot's
+// F/T wrench are compared, after the first ticks, which repeat the first reading.
+TEST(Perturbations, SensorBusHandsTheControllerReadingsOfEarlierBusTicks) {
+  const Robot robot = test::bundled_robot("kid_humanoid");
+  std::vector<std::vector<BalanceMeasurement>> seen;
+  int latency = -1;
+  for (const std::vector<std::string>& perturbations : {std::vector<std::string>{}, {"sensor-bus"}}) {
+    ScenarioOptions o = short_walk(perturbations.empty() ? "bus_none" : "bus", perturbations);
+    o.noise = NoiseLevel::Realistic;  // the readings carry their noise: a shift, not a smooth copy
+    std::filesystem::create_directories(o.out_dir);
+    scenario_detail::Run run(robot, o, SceneSpec{}, StreamRates{});
+    if (run.sensor_bus) latency = run.sensor_bus->latency_bus_periods;
+    const VectorX q0 = robot.model.neutral_configuration();
+    run.start(q0);
+    run.sensing = true;
+    const auto [left, right] = left_right_soles(robot.model, *robot.sidecar);
+    const std::vector<int> both = {left, right};
+    const std::vector<SE3> feet = {SE3::Identity(), SE3::Identity()};
+    run.sim->set_state(run.on_ground(q0, both), VectorX::Zero(robot.model.nv));
+    const int per_bus = scenario_detail::bus_ticks(o.bus_rate_hz, run.sim->timestep());
+    std::vector<BalanceMeasurement> readings;
+    for (int k = 0; k < 40 * per_bus; ++k) {
+      if (k % per_bus == 0) readings.push_back(run.read_sensors(both, feet, per_bus * run.sim->timestep()));
+      run.step(q0, VectorX::Zero(robot.model.nv), false);
+    }
+    EXPECT_EQ(run.controller_read_sensors(), true);
+    seen.push_back(readings);
+  }
+  ASSERT_GE(latency, kSensorBusMinLatency);
+  ASSERT_LE(latency, kSensorBusMaxLatency);
+  const auto& now = seen[0];
+  const auto& late = seen[1];
+  double largest_step = 0.0;
+  for (std::size_t k = static_cast<std::size_t>(latency); k < late.size(); ++k) {
+    const std::size_t then = k - static_cast<std::size_t>(latency);
+    EXPECT_LT((late[k].base_angular_velocity - now[then].base_angular_velocity).norm(), 1e-12) << k;
+    for (std::size_t f = 0; f < 2; ++f)
+      EXPECT_LT((late[k].sole_wrenches[f].to_vector() - now[then].sole_wrenches[f].to_vector()).norm(), 1e-9) << k;
+    if (k > 0)
+      largest_step = std::max(largest_step, (now[k].base_angular_velocity - now[k - 1].base_angular_velocity).norm());
+  }
+  // The readings change from tick to tick (noise), so a shift by the wrong count would fail above.
+  EXPECT_GT(largest_step, 1e-4);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "dynid/pipeline/actuator_identification.hpp"
 #include "dynid/pipeline/inertial_identification.hpp"
@@ -23,6 +24,11 @@ namespace dynid {
 struct DemoOptions {
   std::string out_dir = "dynid-demo";
   unsigned seed = 1;  ///< of the simulations
+  /// Testbed imperfections of every simulated robot and lab (simulate's `--perturb`,
+  /// sim/perturbations.hpp); none: the idealised testbed. With `time` the inertial stage aligns
+  /// the streams' clocks (`--align-time`), with `markers` the static stage calibrates the marker
+  /// mounts (`--calibrate-markers`), as a user with those errors would. The servo bench has none.
+  std::vector<std::string> perturbations;
   /// Told, before each step, the command line that does the same; may be empty.
   std::function<void(const std::string&)> announce;
   /// Makes a progress callback (fraction 0..1, what) for each step; may be empty.
