@@ -151,6 +151,10 @@ void write_identification_report(const InertialIdentificationResult& r, const st
   add_row("total mass [kg]", number(r.nominal_total_mass), number(r.total_mass),
           r.truth_total_mass ? number(*r.truth_total_mass) : "");
   report.table(rms);
+  if (r.truth_rms && (!r.torque_offsets.empty() || !r.torque_gains.empty()))
+    report.paragraph(
+        "The identified and the true model are both read through the joint torque sensors' calibration this fit "
+        "found (offsets and gains belong to the sensors, not to the model); the nominal model reads them raw.");
   for (const std::string& w : r.warnings) report.paragraph("Warning: " + w + ".");
   BarPlot bars;
   bars.title = "RMS on held-out motion";
