@@ -153,8 +153,14 @@ void write_identification_report(const InertialIdentificationResult& r, const st
   report.table(rms);
   if (r.truth_rms && (!r.torque_offsets.empty() || !r.torque_gains.empty()))
     report.paragraph(
-        "The identified and the true model are both read through the joint torque sensors' calibration this fit "
-        "found (offsets and gains belong to the sensors, not to the model); the nominal model reads them raw.");
+        r.truth_sensor_calibration
+            ? "The identified and the true model are each read through the joint torque sensors' calibration "
+              "(offsets, gains) that suits it best on the training data: the fit's for the identified model, the "
+              "same least squares with the true inertias held for the true model. The calibration belongs to the "
+              "sensors, not to the model. The nominal model reads the sensors raw."
+            : "The identified and the true model are both read through the joint torque sensors' calibration this "
+              "fit found (offsets and gains belong to the sensors, not to the model); the nominal model reads them "
+              "raw.");
   for (const std::string& w : r.warnings) report.paragraph("Warning: " + w + ".");
   BarPlot bars;
   bars.title = "RMS on held-out motion";

@@ -1090,6 +1090,10 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
     const VectorX& z = e.factor_rhs;
     VectorX rhs = z.head(n_off) - R.topRightCorner(n_off, nx) * x_final;
     VectorX offsets = R.topLeftCorner(n_off, n_off).triangularView<Eigen::Upper>().solve(rhs);
+    if (const int n_sensor = p.first_friction_unknown(); n_sensor > 0 && !p.fixed_part) {
+      r.sensor_factor_rows = R.topRows(n_sensor);
+      r.sensor_factor_rhs = z.head(n_sensor);
+    }
     // With --consistent the friction and drive terms are physical too: viscous, Coulomb and
     // armature at or above zero (the torque offsets, gains and friction offsets stay free).
     std::vector<bool> friction_at_bound(p.friction.size(), false);
@@ -1233,6 +1237,21 @@ void compare_with_truth(const InertialProblem& p, const Model& truth, InertialId
       const double e = std::abs(f.value - *f.truth) / std::max({std::abs(*f.truth), 0.01 * largest[f.term], 1e-300});
       r.friction_max_rel_error = std::max(r.friction_max_rel_error.value_or(0.0), e);
     }
+  // The torque sensors' calibration that suits the true model: its rows of the folded least squares
+  // with the friction at the truth (or the fit where the truth has none) and the base parameters at
+  // the truth's, o_s = R_ss^-1 (z_s - R_s,rest x_rest). Without it the true model would be read
+  // through a calibration fitted together with the identified model, which favours the latter.
+  if (const Eigen::Index n_sensor = r.sensor_factor_rows.rows(); n_sensor > 0) {
+    const Eigen::Index nf = static_cast<Eigen::Index>(p.friction.size()), nx = r.base_truth->size();
+    VectorX rest(nf + nx);
+    for (Eigen::Index f = 0; f < nf; ++f) {
+      const JointFrictionTerm& term = r.friction[static_cast<std::size_t>(f)];
+      rest[f] = term.truth ? *term.truth : term.value;
+    }
+    rest.tail(nx) = *r.base_truth;
+    const VectorX rhs = r.sensor_factor_rhs - r.sensor_factor_rows.rightCols(nf + nx) * rest;
+    r.truth_sensor_calibration = r.sensor_factor_rows.leftCols(n_sensor).triangularView<Eigen::Upper>().solve(rhs);
+  }
   r.truth_total_mass = truth.total_mass();
   r.base_param_max_rel_error = base_parameter_relative_errors(p.base, r.base_values, *r.base_truth).maxCoeff();
   r.total_mass_error = r.total_mass - *r.truth_total_mass;
@@ -1309,6 +1328,16 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
       for (int m = 0; m < models; ++m) column_acc[static_cast<std::size_t>(m)]->add_projected(R.col(m));
     });
   }
+  // The torque sensors' unknowns c (offsets, then d = 1 - 1/g) as the training rows have them,
+  // Y pi + o + d tau_m = f, added to a prediction.
+  const auto add_sensor_calibration = [&](const VectorX& c, const MotionSample& sample, VectorX& prediction) {
+    const auto velocity = [&](int k) {
+      return model.bodies[static_cast<std::size_t>(p.set.torque_joints[static_cast<std::size_t>(k)])].idx_v;
+    };
+    for (int k = 0; k < p.num_torque_offsets; ++k) prediction[velocity(k)] += c[k];
+    for (int k = 0; k < p.num_torque_gains; ++k)
+      prediction[velocity(k)] += c[p.num_torque_offsets + k] * sample.joint_torques[velocity(k)];
+  };
   MatrixX residuals, projected;
   VectorX measured_mask;
   MotionSample s;
@@ -1324,13 +1353,7 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
     VectorX pred_without_friction;
     if (pi_without_friction) {
       pred_without_friction = vrows.regressor() * *pi_without_friction;
-      for (int k = 0; k < p.num_torque_offsets; ++k)
-        pred_without_friction[model.bodies[static_cast<std::size_t>(p.set.torque_joints[static_cast<std::size_t>(k)])]
-                                  .idx_v] += (*r.torque_offsets_without_friction)[k];
-      for (int k = 0; k < p.num_torque_gains; ++k) {
-        const int v = model.bodies[static_cast<std::size_t>(p.set.torque_joints[static_cast<std::size_t>(k)])].idx_v;
-        pred_without_friction[v] += (*r.torque_offsets_without_friction)[p.num_torque_offsets + k] * s.joint_torques[v];
-      }
+      add_sensor_calibration(*r.torque_offsets_without_friction, s, pred_without_friction);
     }
     VectorX truth_friction = VectorX::Zero(model.nv);
     for (const JointFrictionTerm& fr : r.friction) {
@@ -1344,6 +1367,11 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
     for (const TorqueGain& g : r.torque_gains)
       sensor_terms[g.velocity_index] += (1.0 - 1.0 / g.value) * s.joint_torques[g.velocity_index];
     pred_identified += sensor_terms;
+    // The true model read through its own calibration of the sensors (compare_with_truth).
+    if (r.truth_sensor_calibration) {
+      sensor_terms.setZero();
+      add_sensor_calibration(*r.truth_sensor_calibration, s, sensor_terms);
+    }
     contact_projector.resize(0, 0);
     if (f.allFinite())
       contact_projector = project_sensors(model, projection_data, s.q, contacts_unmeasured, contact_frames).projector;
@@ -1570,6 +1598,10 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
     v["moment_rms"]["truth"] = r.truth_rms->moment;
     v["torque_rms"]["truth"] = r.truth_rms->torque ? json(*r.truth_rms->torque) : json(nullptr);
     v["projected_rms"]["truth"] = r.truth_rms->projected ? json(*r.truth_rms->projected) : json(nullptr);
+    // The torque sensors' calibration each model's joint torques are read through.
+    if (!r.torque_offsets.empty() || !r.torque_gains.empty())
+      v["truth_sensor_calibration"] =
+          r.truth_sensor_calibration ? "refitted for the true model on the training rows" : "the identified model's";
   }
   v["units"] =
       "wrench_rms: base force [N]; moment_rms: base moment [N m]; torque_rms: joint torque [N m]; projected_rms: "

@@ -552,10 +552,13 @@ TEST(InertialIdentificationBiped16, RealisticSensorsPutEveryClassCloserThanCad) 
   EXPECT_LT(ratio.at("mass"), 0.01);
   EXPECT_LT(ratio.at("first_moment"), 0.85);
   EXPECT_LT(ratio.at("inertia"), 0.9);
-  // The held-out base wrench (the last 30 %) at the true model's level.
-  ASSERT_TRUE(r.truth_rms);
+  // The held-out base wrench and joint torques (the last 30 %) at the true model's level, the true
+  // model read through its own calibration of the torque sensors (measured 0.0903 vs 0.0902 N m;
+  // through the identified model's calibration it was 0.101, 19 % above).
+  ASSERT_TRUE(r.truth_rms && r.truth_rms->torque && r.identified_rms.torque);
   EXPECT_NEAR(r.identified_rms.force / r.truth_rms->force, 1.0, 0.1);
   EXPECT_NEAR(r.identified_rms.moment / r.truth_rms->moment, 1.0, 0.1);
+  EXPECT_NEAR(*r.identified_rms.torque / *r.truth_rms->torque, 1.0, 0.1);
 }
 
 }  // namespace

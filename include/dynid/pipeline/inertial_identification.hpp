@@ -254,6 +254,15 @@ struct InertialIdentificationResult {
   /// d = 1 - 1/g), and its held-out joint
   /// torque RMS, so a user sees how much the friction terms explain.
   std::optional<VectorX> base_values_without_friction, torque_offsets_without_friction;
+  /// With joint torque sensor unknowns (offsets, gains): the folded least squares' rows that carry
+  /// them, [R_s | z_s] with R_s over every unknown. With the other unknowns fixed at another model's
+  /// values they give that model's own best calibration of the sensors (compare_with_truth).
+  MatrixX sensor_factor_rows;
+  VectorX sensor_factor_rhs;
+  /// With a truth URDF and torque sensor unknowns: the sensors' offsets and d = 1 - 1/g fitted for
+  /// the true model on the training rows, which the true model's held-out residuals use. The
+  /// calibration belongs to the sensors; each model is read through the one that suits it best.
+  std::optional<VectorX> truth_sensor_calibration;
   std::optional<double> torque_rms_without_friction;
   std::optional<ValidationRms> without_friction_rms;  ///< with friction: every RMS of that fit
   /// With the CAD prior: c (the equations' error in units of their sensors' noise, squared), and per
