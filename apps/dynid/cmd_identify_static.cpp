@@ -1,6 +1,6 @@
 // dynid identify static MODEL DATA --total-mass KG [--segments a,b] [--validate DATA] [--truth URDF]
 //   [--heldout-fraction F] [--pose-source markers|encoders] [--windows detect|segments]
-//   [--prior scaled|nominal] --out DIR
+//   [--prior scaled|nominal] [--calibrate-markers] [--calibrate-plates] --out DIR
 // Masses and centres of mass from static poses (paper 000): pipeline/static_pipeline.hpp.
 
 #include <iostream>
@@ -49,8 +49,17 @@ int run(IdentifyStaticArgs a) {
             << format_exact(s["total_mass"]["identified"].get<double>()) << " kg";
   if (r.validated)
     std::cout << "; validation |Fz| " << format_fixed(r.residual_nominal.mean_abs[5], 2) << " -> "
-              << format_fixed(r.residual_identified.mean_abs[5], 2) << " N";
+              << format_fixed(r.residual_identified.mean_abs[5], 2) << " N, |Tx| / |Ty| "
+              << format_fixed(r.residual_nominal.mean_abs[0], 2) << " / "
+              << format_fixed(r.residual_nominal.mean_abs[1], 2) << " -> "
+              << format_fixed(r.residual_identified.mean_abs[0], 2) << " / "
+              << format_fixed(r.residual_identified.mean_abs[1], 2) << " N m";
   std::cout << " -> " << a.out << "\n";
+  if (r.plate_calibration)
+    std::cout << "plate calibration: the plates' summed horizontal force at rest, RMS over "
+              << r.plate_calibration->poses << " poses, " << format_fixed(r.plate_calibration->rms_before_n.norm(), 2)
+              << " -> " << format_fixed(r.plate_calibration->rms_after_n.norm(), 2)
+              << " N with the crosstalk removed (summary.json plate_calibration)\n";
   return 0;
 }
 
@@ -89,6 +98,10 @@ void add_identify_static(CLI::App& identify, Action& action) {
       ->check(CLI::IsMember({"scaled", "nominal"}));
   cmd->add_flag("--calibrate-markers", a->options.calibrate_markers,
                 "Calibrate where each marker sits on its body from the poses first (not a body's rigid shift)");
+  cmd->add_flag("--calibrate-plates", a->options.calibrate_plates,
+                "Calibrate the force plates' crosstalk from the vertical into the horizontal force channels from "
+                "the static poses (standing still, the horizontal forces sum to zero) and remove it, also from "
+                "--validate's plates");
   cmd->add_option("--out", a->out, "Output directory: summary.json, report.html, the updated URDF")->required();
   cmd->callback([&action, a] { action = [a] { return run(*a); }; });
 }

@@ -110,10 +110,12 @@ StaticDemo run_static_demo(const DemoOptions& o) {
   options.truth_urdf = poses.out_dir + "/truth.urdf";
   // Markers mounted off the sidecar: calibrate their mounts from the poses, as a user would.
   options.calibrate_markers = perturbation_enabled(o.perturbations, "markers");
+  options.calibrate_plates = perturbation_enabled(o.perturbations, "force-plates");
   const std::string out = o.out_dir + "/adult_static";
   announce(o, "identify static adult_humanoid " + poses.out_dir + " --total-mass " +
                   format_fixed(options.total_mass, 3) + (options.calibrate_markers ? " --calibrate-markers" : "") +
-                  " --validate " + squat.out_dir + " -> " + out);
+                  (options.calibrate_plates ? " --calibrate-plates" : "") + " --validate " + squat.out_dir + " -> " +
+                  out);
   demo.identification = run_static_identification(adult, poses.out_dir, options);
   write_static_identification(demo.identification, adult, out);
   demo.report = std::filesystem::absolute(out + "/report.html").string();

@@ -147,6 +147,18 @@ void measure_static_poses(const Robot& robot, const LabRecording& rec, const Sta
   MarkerIk ik(model, model_markers(model), ik_options);
   const std::vector<int> match = match_markers(rec.markers, ik.markers());
   const double h = ground_height(rec);
+  // The plates' crosstalk from the poses themselves (standing still, the horizontal forces sum to
+  // zero), removed before the centres of pressure are taken; validation removes it too.
+  out.plate_calibration.reset();
+  std::optional<LabRecording> calibrated;
+  if (options.calibrate_plates) {
+    std::vector<std::pair<double, double>> spans;
+    for (const StaticWindow& w : windows.windows) spans.emplace_back(w.start, w.end);
+    out.plate_calibration = calibrate_plate_crosstalk(rec, spans);
+    calibrated = rec;
+    remove_plate_crosstalk(*out.plate_calibration, *calibrated);
+  }
+  const LabRecording& plates = calibrated ? *calibrated : rec;
   VectorX previous = model.neutral_configuration();
   std::size_t index = 0;
   out.poses.clear();
@@ -191,7 +203,7 @@ void measure_static_poses(const Robot& robot, const LabRecording& rec, const Sta
     MeasuredStaticPose pose;
     pose.label = span.label;
     pose.q = q;
-    pose.cop = center_of_pressure(rec.mean_ground_reaction(span.start, span.end), h);
+    pose.cop = center_of_pressure(plates.mean_ground_reaction(span.start, span.end), h);
     if (!pose.cop.allFinite())
       throw std::runtime_error(data + ": pose '" + span.label + "': too little vertical force for a COP");
     const double F = options.heldout_fraction;
@@ -243,9 +255,11 @@ void validate_static_identification(const Robot& robot, const Model* truth, cons
                                     StaticPipelineResult& out) {
   const Model& model = robot.model;
   const Model& identified = out.identification.identified;
-  const LabRecording rec = read_lab_recording(options.validate);
+  LabRecording rec = read_lab_recording(options.validate);
   const bool encoders = options.pose_source == PoseSource::Encoders;
   require_markers_and_plates(rec, encoders);
+  // The same plates as the poses' (one lab session): their calibration applies.
+  if (out.plate_calibration) remove_plate_crosstalk(*out.plate_calibration, rec);
   const MarkerConfigurations configurations = solve_marker_configurations(model, rec, encoders);
   const SampledMotion motion =
       differentiate_configurations(model, configurations.time, configurations.q, options.cutoff_hz);
@@ -327,6 +341,19 @@ nlohmann::json static_summary_json(const Robot& robot, const std::string& data, 
                                {"ik_rms_mm_before", 1e3 * c.rms_before},
                                {"ik_rms_mm_after", 1e3 * c.rms_after},
                                {"rounds", c.rounds}};
+  }
+  s["plate_calibration"] = nullptr;
+  if (out.plate_calibration) {
+    const PlateCrosstalkCalibration& c = *out.plate_calibration;
+    json crosstalk = json::object();
+    for (std::size_t p = 0; p < c.plates.size(); ++p) crosstalk[c.plates[p]] = {c.crosstalk[p].x(), c.crosstalk[p].y()};
+    s["plate_calibration"] = {
+        {"crosstalk_fz_to_fx_fy", crosstalk},
+        {"split", c.per_plate ? "per plate" : "one value for every plate (the poses did not shift the weight)"},
+        {"summed_drift_n_per_s", {c.drift_n_per_s.x(), c.drift_n_per_s.y()}},
+        {"poses", c.poses},
+        {"horizontal_force_rms_n_before", {c.rms_before_n.x(), c.rms_before_n.y()}},
+        {"horizontal_force_rms_n_after", {c.rms_after_n.x(), c.rms_after_n.y()}}};
   }
   json segs = json::array();
   double worst_mass_error = 0.0;

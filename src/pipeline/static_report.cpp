@@ -83,6 +83,24 @@ std::string static_identification_report(const StaticPipelineResult& r, const Ro
       "(the prior around the mass-scaled model decides them): " +
       (unobs.empty() ? std::string("none") : unobs) + ".");
 
+  if (r.plate_calibration) {
+    const PlateCrosstalkCalibration& c = *r.plate_calibration;
+    page.heading("Force-plate crosstalk (calibrated from the poses)");
+    page.paragraph(
+        "Standing still, the ground's horizontal force on the robot sums to zero over the plates; what the "
+        "plates' horizontal channels read summed over the " +
+        std::to_string(c.poses) + " poses, " + fmt(c.rms_before_n.x()) + " / " + fmt(c.rms_before_n.y()) +
+        " N RMS (x / y), is their crosstalk from the vertical force, " + fmt(c.rms_after_n.x()) + " / " +
+        fmt(c.rms_after_n.y()) + " N once removed. " +
+        (c.per_plate ? "The poses shift the weight between the plates, so each plate has its own value."
+                     : "The poses never shift the weight between the plates: one value for every plate.") +
+        " It is removed from the poses' and the validation motion's plates.");
+    ReportTable per_plate{
+        "Horizontal force read per newton of vertical force", {"plate", "f_x / f_z", "f_y / f_z"}, {}};
+    for (std::size_t p = 0; p < c.plates.size(); ++p)
+      per_plate.rows.push_back({c.plates[p], fmt(c.crosstalk[p].x(), 5), fmt(c.crosstalk[p].y(), 5)});
+    page.table(per_plate);
+  }
   if (r.validated) {
     page.heading("Residual base wrench on the validation motion");
     static const char* const kAxes[6] = {"Tx [N m]", "Ty [N m]", "Tz [N m]", "Fx [N]", "Fy [N]", "Fz [N]"};

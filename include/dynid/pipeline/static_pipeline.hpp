@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "dynid/data/lab_recording.hpp"
+#include "dynid/data/plate_crosstalk_calibration.hpp"
 #include "dynid/data/residual_wrench.hpp"
 #include "dynid/ident/static_identification.hpp"
 #include "dynid/mocap/marker_mount_calibration.hpp"
@@ -39,6 +40,9 @@ struct StaticPipelineOptions {
   /// Calibrate where the markers sit on their bodies from the poses before the fit
   /// (mocap/marker_mount_calibration.hpp); the poses' IK then uses the calibrated offsets.
   bool calibrate_markers = false;
+  /// Calibrate the force plates' vertical-to-horizontal crosstalk from the static poses and remove
+  /// it from the poses' and the validation motion's plates (data/plate_crosstalk_calibration.hpp).
+  bool calibrate_plates = false;
 };
 
 struct StaticPipelineResult {
@@ -47,6 +51,7 @@ struct StaticPipelineResult {
   std::vector<double> gcom_error_nominal, gcom_error_identified;  ///< per pose [m]
   std::vector<double> ik_rms;                                     ///< per pose: marker RMS of its IK [m]
   std::optional<MarkerMountCalibration> marker_calibration;       ///< with options.calibrate_markers
+  std::optional<PlateCrosstalkCalibration> plate_calibration;     ///< with options.calibrate_plates
   std::vector<std::string> marker_names;                          ///< the IK's markers, in its order
   bool validated = false;
   ResidualWrench residual_nominal, residual_identified;
