@@ -40,7 +40,13 @@ int run_ik(const IkArgs& a) {
   std::cout << "dynid ik: " << ik.time.size() << " frames, " << ik.markers_recorded << " of " << ik.markers_in_model
             << " model markers recorded; marker RMS mean "
             << format_exact(1e3 * sum_rms / static_cast<double>(ik.time.size())) << " mm, worst frame "
-            << format_exact(1e3 * worst_rms) << " mm -> " << a.out << "\n";
+            << format_exact(1e3 * worst_rms) << " mm";
+  const long frames_with_dropped =
+      std::count_if(ik.dropped.begin(), ik.dropped.end(), [](int dropped) { return dropped > 0; });
+  if (frames_with_dropped > 0)
+    std::cout << "; " << frames_with_dropped << " frames had a mislabelled marker (over "
+              << format_fixed(1e3 * options.outlier_m, 0) << " mm from the model: a swapped label or a ghost) dropped";
+  std::cout << " -> " << a.out << "\n";
   return 0;
 }
 

@@ -1,6 +1,7 @@
 #include "dynid/data/lab_motion.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -84,6 +85,25 @@ MarkerConfigurations solve_marker_configurations(const Model& model, const Marke
         if (trial.markers_used >= 3 && trial.rms < fit.rms) current = q, fit = trial;
       }
     }
+    // Mislabelled markers: a marker centimetres from the model (a swap of two labels moves each by
+    // the distance between them) while the rest fit to millimetres; drop the worst, solve again.
+    int dropped = 0;
+    while (options.outlier_m > 0.0 && fit.max > options.outlier_m && dropped < kMaxMislabelledMarkers &&
+           fit.markers_used > 3) {
+      const Eigen::Matrix3Xd predicted = ik.model_positions(current);
+      Eigen::Index worst = -1;
+      double worst_distance = 0.0;
+      for (Eigen::Index m = 0; m < nm; ++m) {
+        if (!y.col(m).allFinite()) continue;
+        const double d = (predicted.col(m) - y.col(m)).norm();
+        if (d > worst_distance) worst_distance = d, worst = m;
+      }
+      if (worst < 0) break;
+      y.col(worst).setConstant(std::numeric_limits<double>::quiet_NaN());
+      fit = ik.solve(y, current);
+      ++dropped;
+    }
+    out.dropped.push_back(dropped);
     out.time.push_back(t);
     out.q.push_back(current);
     out.rms.push_back(fit.rms);

@@ -21,6 +21,7 @@ struct MarkerConfigurations {
   std::vector<double> max;      ///< largest marker distance of each frame's fit [m]
   std::vector<int> used;        ///< markers used per frame (fewer than 3: no fit, q held)
   std::vector<int> iterations;  ///< IK iterations of each frame's kept fit
+  std::vector<int> dropped;     ///< markers dropped from each frame as mislabelled (outlier_m)
   int markers_recorded = 0;     ///< model markers the recording has (by name)
   int markers_in_model = 0;
 };
@@ -37,7 +38,14 @@ struct MarkerConfigurationOptions {
   double restart_rms = 2e-3;  ///< [m]
   /// Calibrate the model's marker offsets on the first N frames (a neutral static trial) first.
   int calibrate_frames = 0;
+  /// A marker farther than this from the model's after a frame's fit is taken as mislabelled in
+  /// that frame (the tracker swapped two labels, or a ghost): the worst one is dropped and the frame
+  /// solved again, up to kMaxMislabelledMarkers per frame. 0: keep every marker. [m]
+  double outlier_m = 0.02;
 };
+
+/// Most markers dropped from one frame as mislabelled (a swap takes two).
+inline constexpr int kMaxMislabelledMarkers = 3;
 
 /// Marker IK of every frame of `markers`, each frame starting from the previous solution.
 /// `encoders`: a recording whose encoder stream gives the joints (joints_from_encoders) or the
