@@ -92,10 +92,12 @@ TEST(CliDemo, StaticStageIdentifiesTheAdultHumanoid) {
 TEST(CliDemo, PerturbRunsTheStageOnTheRealisticTestbed) {
   const std::string out = std::filesystem::temp_directory_path() / ("dynid_demo_perturb_" + std::to_string(::getpid()));
   std::filesystem::remove_all(out);
-  const Result r = run("demo --stage static --perturb markers,force-plates --out " + out);
+  // Issue 19's static must-show: paper 000's protocol with every perturbation on.
+  const Result r = run("demo --stage static --perturb all --out " + out);
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("Testbed: the true robots and lab with markers"), std::string::npos) << r.out;
-  EXPECT_NE(r.err.find("--perturb markers,force-plates"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("Testbed: the true robots and lab with "), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("--perturb inertia,geometry,joint-elasticity,time,markers,force-plates"), std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find("--calibrate-markers --calibrate-plates"), std::string::npos) << r.err;
   std::ifstream dataset_file(out + "/adult_static_poses/dataset.json");
   const nlohmann::json dataset = nlohmann::json::parse(dataset_file);
@@ -111,15 +113,20 @@ TEST(CliDemo, PerturbRunsTheStageOnTheRealisticTestbed) {
       << r.out;
   EXPECT_GE(std::stod(m[1]), 5.0);
   EXPECT_LE(std::stod(m[2]), 1.0);
-  // The plates' crosstalk (up to 1 % of the weight into each horizontal force, at the base's height)
-  // put 2.1 / 3.2 N m into the identified model's squat moments; calibrated from the poses, measured
-  // 0.64 / 0.25 N m (the true model 0.51 / 0.83).
+  // The squat: |Fz| under 5 N, and |Tx|, |Ty| at least 4 times below the nominal model's. The
+  // plates' crosstalk (up to 1 % of the weight into each horizontal force, at the base's height)
+  // put 1.9 / 3.1 N m into the identified model's moments and a swapped marker pair a 12 N m spike;
+  // with the plates calibrated from the poses and the swap dropped, measured 1.55 / 3.90 -> 0.36 /
+  // 0.22 N m (the true model 0.19 / 0.73).
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"(squat residual \|Fz\| \[N\]\s+([0-9.]+)\s+([0-9.]+))")))
+      << r.out;
+  EXPECT_LT(std::stod(m[2]), 5.0);
   for (const char* axis : {"Tx", "Ty"}) {
     ASSERT_TRUE(std::regex_search(
         r.out, m,
         std::regex(std::string(R"(squat residual \|)") + axis + R"(\| \[N m\]\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+))")))
         << r.out;
-    EXPECT_LE(std::stod(m[2]), 1.0) << axis;
+    EXPECT_LE(4.0 * std::stod(m[2]), std::stod(m[1])) << axis;
   }
   std::filesystem::remove_all(out);
 }
