@@ -1,6 +1,6 @@
 // dynid identify static MODEL DATA --total-mass KG [--segments a,b] [--validate DATA] [--truth URDF]
 //   [--heldout-fraction F] [--pose-source markers|encoders] [--windows detect|segments]
-//   [--prior scaled|nominal] [--calibrate-markers] [--calibrate-plates] --out DIR
+//   [--prior scaled|nominal] [--calibrate-markers] [--calibrate-plates] [--align-time] --out DIR
 // Masses and centres of mass from static poses (paper 000): pipeline/static_pipeline.hpp.
 
 #include <iostream>
@@ -55,6 +55,13 @@ int run(IdentifyStaticArgs a) {
               << format_fixed(r.residual_identified.mean_abs[0], 2) << " / "
               << format_fixed(r.residual_identified.mean_abs[1], 2) << " N m";
   std::cout << " -> " << a.out << "\n";
+  if (r.plate_clock)
+    std::cout << "plate clock against the markers': "
+              << (r.plate_clock->warning.empty()
+                      ? "offset " + format_fixed(1e3 * r.plate_clock->clock.offset_s, 1) + " ms (correlation " +
+                            format_fixed(r.plate_clock->correlation, 3) + "), applied"
+                      : r.plate_clock->warning)
+              << "\n";
   if (r.plate_calibration)
     std::cout << "plate calibration: the plates' summed horizontal force at rest, RMS over "
               << r.plate_calibration->poses << " poses, " << format_fixed(r.plate_calibration->rms_before_n.norm(), 2)
@@ -102,6 +109,9 @@ void add_identify_static(CLI::App& identify, Action& action) {
                 "Calibrate the force plates' crosstalk from the vertical into the horizontal force channels from "
                 "the static poses (standing still, the horizontal forces sum to zero) and remove it, also from "
                 "--validate's plates");
+  cmd->add_flag("--align-time", a->options.align_time,
+                "--validate: estimate the plates' clock offset against the markers' (their total force against "
+                "the markers' kinematics) and read the plates on the markers' clock");
   cmd->add_option("--out", a->out, "Output directory: summary.json, report.html, the updated URDF")->required();
   cmd->callback([&action, a] { action = [a] { return run(*a); }; });
 }

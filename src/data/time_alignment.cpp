@@ -6,6 +6,7 @@
 
 #include "dynid/data/stream_resampling.hpp"
 #include "dynid/dynamics/center_of_mass.hpp"
+#include "dynid/dynamics/kinematics.hpp"
 #include "dynid/mocap/butterworth.hpp"
 
 namespace dynid {
@@ -210,6 +211,42 @@ std::vector<MotionSample> kinematic_pass(const Model& model, const RobotSidecar&
 
 }  // namespace
 
+std::vector<Eigen::MatrixXd> limb_com_accelerations(const Model& model, const std::vector<VectorX>& q, double dt_s,
+                                                    double cutoff_hz) {
+  const Eigen::Index n = static_cast<Eigen::Index>(q.size());
+  // One reference per limb (the base, and each subtree hanging from it): the limb's nominal mass
+  // times its COM acceleration. A fit that weighs the limbs absorbs a CAD model's mass error between
+  // limbs; finer (a weight per body) is too flexible: body accelerations combine into a shifted
+  // copy of the force.
+  std::vector<int> limb_of(model.bodies.size(), -1);
+  int limbs = 1;
+  for (std::size_t b = 1; b < model.bodies.size(); ++b) {
+    const int parent = model.bodies[b].parent;
+    limb_of[b] = parent <= 0 ? 0 : parent == 1 ? limbs++ : limb_of[static_cast<std::size_t>(parent)];
+  }
+  std::vector<Eigen::MatrixXd> out(static_cast<std::size_t>(limbs), Eigen::MatrixXd::Zero(3, n));
+  if (n < 3) return out;
+  Data data(model);
+  for (Eigen::Index k = 0; k < n; ++k) {
+    forward_kinematics(model, data, q[static_cast<std::size_t>(k)]);
+    for (std::size_t b = 1; b < model.bodies.size(); ++b) {
+      const Inertia& in = model.bodies[b].inertia;
+      out[static_cast<std::size_t>(limb_of[b])].col(k) += in.mass * data.oMi[b].act(in.com());
+    }
+  }
+  // Second differences, low-passed zero-phase.
+  const IirFilter f = butterworth_lowpass(2, cutoff_hz, 1.0 / dt_s);
+  for (Eigen::MatrixXd& c : out) {
+    Eigen::MatrixXd acc = Eigen::MatrixXd::Zero(3, n);
+    for (Eigen::Index k = 1; k + 1 < n; ++k)
+      acc.col(k) = (c.col(k + 1) - 2.0 * c.col(k) + c.col(k - 1)) / (dt_s * dt_s);
+    acc.col(0) = acc.col(1);
+    acc.col(n - 1) = acc.col(n - 2);
+    c = lowpassed(acc, f);
+  }
+  return out;
+}
+
 std::map<std::string, StreamAlignment> estimate_stream_clocks(const Model& model, const RobotSidecar& sidecar,
                                                               const DatasetInfo& dataset,
                                                               const SensorSourceOptions& sensor_options,
@@ -233,27 +270,15 @@ std::map<std::string, StreamAlignment> estimate_stream_clocks(const Model& model
   Eigen::MatrixXd com_base(3, n);  // COM relative to the base origin, base axes
   if (ft) {
     Data data(model);
-    // One reference per limb (the base, and each subtree hanging from it): the limb's nominal mass
-    // times its COM acceleration. The fit weighs the limbs, which absorbs a CAD model's mass error
-    // between limbs; finer (a weight per body) is too flexible: body accelerations combine into a
-    // shifted copy of the force.
-    std::vector<int> limb_of(model.bodies.size(), -1);
-    int limbs = 1;
-    for (std::size_t b = 1; b < model.bodies.size(); ++b) {
-      const int parent = model.bodies[b].parent;
-      limb_of[b] = parent <= 0 ? 0 : parent == 1 ? limbs++ : limb_of[static_cast<std::size_t>(parent)];
-    }
     for (int pass = 0; pass < 8; ++pass) {
       Eigen::MatrixXd com(3, n), force(3, n);
-      std::vector<Eigen::MatrixXd> body_com(static_cast<std::size_t>(limbs), Eigen::MatrixXd::Zero(3, n));
+      std::vector<VectorX> q;
+      for (const MotionSample& s : samples) q.push_back(s.q);
+      const std::vector<Eigen::MatrixXd> body_com = limb_com_accelerations(model, q, dt, options.cutoff_hz);
       force_base.resize(3, n);
       for (Eigen::Index k = 0; k < n; ++k) {
         const MotionSample& s = samples[static_cast<std::size_t>(k)];
         com.col(k) = center_of_mass(model, data, s.q);
-        for (std::size_t b = 1; b < model.bodies.size(); ++b) {
-          const Inertia& in = model.bodies[b].inertia;
-          body_com[static_cast<std::size_t>(limb_of[b])].col(k) += in.mass * data.oMi[b].act(in.com());
-        }
         Vector3 total = Vector3::Zero();
         for (const Force& w : s.contact_wrenches) total += w.linear;
         force.col(k) = total;
@@ -261,17 +286,8 @@ std::map<std::string, StreamAlignment> estimate_stream_clocks(const Model& model
         force_base.col(k) = quat.toRotationMatrix().transpose() * total;
         com_base.col(k) = quat.toRotationMatrix().transpose() * (com.col(k) - s.q.head<3>());
       }
-      // Each limb's mass-weighted COM acceleration (second differences, low-passed): the force is
-      // their sum, up to the limbs' mass errors, which the fit at every lag finds (gravity: the
-      // constants).
-      for (Eigen::MatrixXd& c : body_com) {
-        Eigen::MatrixXd acc = Eigen::MatrixXd::Zero(3, n);
-        for (Eigen::Index k = 1; k + 1 < n; ++k)
-          acc.col(k) = (c.col(k + 1) - 2.0 * c.col(k) + c.col(k - 1)) / (dt * dt);
-        acc.col(0) = acc.col(1);
-        acc.col(n - 1) = acc.col(n - 2);
-        c = lowpassed(acc, f);
-      }
+      // The force is the limbs' mass-weighted COM accelerations' sum, up to the limbs' mass errors,
+      // which the fit at every lag finds (gravity: the constants).
       const StreamAlignment previous = out["ft"];
       // The forces were read on the previous pass's clock: the lag found is on top of it.
       // The first passes compare forces on a clock that may be far off: accept a weak peak there,

@@ -263,12 +263,35 @@ void validate_static_identification(const Robot& robot, const Model* truth, cons
   const MarkerConfigurations configurations = solve_marker_configurations(model, rec, encoders);
   const SampledMotion motion =
       differentiate_configurations(model, configurations.time, configurations.q, options.cutoff_hz);
+  const std::vector<double>& grid = motion.time;  // the frame times resampled uniformly
+  out.plate_clock.reset();
+  if (options.align_time && grid.size() >= 10) {
+    // The plates' total force against the markers' kinematics: each limb's COM acceleration, the
+    // limbs' weights refitted at every lag (gravity and the plates' zero: constants).
+    const LabRecording smoothed = plates_on_uniform_grid(rec, options.cutoff_hz);
+    const Eigen::Index n = static_cast<Eigen::Index>(grid.size());
+    Eigen::VectorXd times(n);
+    Eigen::MatrixXd force(3, n);
+    std::size_t at = 0;
+    for (Eigen::Index k = 0; k < n; ++k) {
+      times[k] = grid[static_cast<std::size_t>(k)];
+      force.col(k) = plate_reactions_at(smoothed, times[k], at).rowwise().sum().head<3>();
+    }
+    const double dt = (times[n - 1] - times[0]) / static_cast<double>(n - 1);
+    const std::vector<Eigen::MatrixXd> limbs = limb_com_accelerations(model, motion.q, dt, options.cutoff_hz);
+    TimeAlignmentOptions alignment;
+    alignment.cutoff_hz = options.cutoff_hz;
+    out.plate_clock = estimate_stream_clock(Eigen::MatrixXd(), force, times, alignment,
+                                            "plate force against the markers' limb COM accelerations", &limbs);
+    // A plate sample stamped s happened at marker time s - offset.
+    if (out.plate_clock->warning.empty())
+      for (double& t : rec.plate_time) t -= out.plate_clock->clock.offset_s;
+  }
   // Plate wrenches through the same zero-phase filter, interpolated at the motion's times.
   const LabRecording filtered = plates_on_uniform_grid(rec, options.cutoff_hz);
   SampledMotion kept;
   std::vector<Force> reaction;
   std::size_t hint = 0;
-  const std::vector<double>& grid = motion.time;  // the frame times resampled uniformly
   for (std::size_t k = 0; k < grid.size(); ++k) {
     const double tk = grid[k];
     if (tk < grid.front() + options.validation_trim_s || tk > grid.back() - options.validation_trim_s) continue;
@@ -407,6 +430,13 @@ nlohmann::json static_summary_json(const Robot& robot, const std::string& data, 
     if (out.validated_truth)
       s["residual_wrench"]["truth"] = {{"mean_abs", vec6(out.residual_truth.mean_abs)},
                                        {"std", vec6(out.residual_truth.std_abs)}};
+    s["residual_wrench"]["plate_time_alignment"] = nullptr;
+    if (out.plate_clock)
+      s["residual_wrench"]["plate_time_alignment"] = {{"offset_s", out.plate_clock->clock.offset_s},
+                                                      {"correlation", out.plate_clock->correlation},
+                                                      {"compared", out.plate_clock->compared},
+                                                      {"applied", out.plate_clock->warning.empty()},
+                                                      {"warning", out.plate_clock->warning}};
   }
   s["input_warnings"] = input_warnings(model, read_dataset_info(data));
   return s;

@@ -170,11 +170,12 @@ def test_static_identification_stage_by_stage_gives_the_commands_summary(static_
     squat = str(tmp_path / "squat")
     dynid.simulate("adult_humanoid", "squat", squat, noise="none")
     run_cli("identify", "static", "adult_humanoid", data, "--total-mass", "77.6", "--truth", truth, "--validate",
-            squat, "--calibrate-plates", "--out", tmp_path / "cli")
+            squat, "--calibrate-plates", "--align-time", "--out", tmp_path / "cli")
     cli = json.loads((tmp_path / "cli" / "summary.json").read_text())
     assert cli["plate_calibration"]["poses"] == 8
+    assert cli["residual_wrench"]["plate_time_alignment"]["applied"]
     p = dynid.prepare_static_identification("adult_humanoid", data, total_mass=77.6, truth=truth, validate=squat,
-                                            calibrate_plates=True)
+                                            calibrate_plates=True, align_time=True)
     assert p.windows is None
     with pytest.raises(ValueError, match="^problem: run find_static_windows first"):
         dynid.measure_static_poses(p)

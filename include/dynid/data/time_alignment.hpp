@@ -44,6 +44,13 @@ LagEstimate estimate_lag(const Eigen::MatrixXd& reference, const Eigen::MatrixXd
 LagEstimate estimate_lag_regressed(const std::vector<Eigen::MatrixXd>& references, const Eigen::MatrixXd& signal,
                                    double dt_s, double max_lag_s);
 
+/// What a total ground or contact force is compared with: per limb (the base, and each subtree
+/// hanging from it) the nominal mass times the limb's COM acceleration, world axes [N], at the
+/// configurations `q` sampled every `dt_s` (second differences, zero-phase low-passed at
+/// `cutoff_hz`): one 3 x samples matrix per limb, for estimate_lag_regressed.
+std::vector<Eigen::MatrixXd> limb_com_accelerations(const Model& model, const std::vector<VectorX>& q, double dt_s,
+                                                    double cutoff_hz);
+
 struct StreamAlignment {
   StreamClock clock;
   double correlation = 0.0;  ///< at the peak of the whole recording

@@ -17,6 +17,7 @@
 #include "dynid/data/lab_recording.hpp"
 #include "dynid/data/plate_crosstalk_calibration.hpp"
 #include "dynid/data/residual_wrench.hpp"
+#include "dynid/data/time_alignment.hpp"
 #include "dynid/ident/static_identification.hpp"
 #include "dynid/mocap/marker_mount_calibration.hpp"
 #include "dynid/model/robot.hpp"
@@ -43,6 +44,10 @@ struct StaticPipelineOptions {
   /// Calibrate the force plates' vertical-to-horizontal crosstalk from the static poses and remove
   /// it from the poses' and the validation motion's plates (data/plate_crosstalk_calibration.hpp).
   bool calibrate_plates = false;
+  /// Validation: the plates run on their own clock; estimate its offset against the markers' (the
+  /// plates' total force against the limbs' COM accelerations of the markers' configurations) and
+  /// read the plates on the markers' clock (data/time_alignment.hpp).
+  bool align_time = false;
 };
 
 struct StaticPipelineResult {
@@ -57,8 +62,9 @@ struct StaticPipelineResult {
   ResidualWrench residual_nominal, residual_identified;
   bool validated_truth = false;  ///< with truth_urdf: the true model's residual (the method's floor)
   ResidualWrench residual_truth;
-  nlohmann::json summary;  ///< what summary.json holds
-  std::string urdf;        ///< the updated URDF text
+  std::optional<StreamAlignment> plate_clock;  ///< with options.align_time: the validation plates' clock
+  nlohmann::json summary;                      ///< what summary.json holds
+  std::string urdf;                            ///< the updated URDF text
 };
 
 /// A static pose's time span in the recording and its marker frames.
