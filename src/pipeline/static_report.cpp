@@ -103,6 +103,12 @@ std::string static_identification_report(const StaticPipelineResult& r, const Ro
   }
   if (r.validated) {
     page.heading("Residual base wrench on the validation motion");
+    if (r.plate_clock)
+      page.paragraph(r.plate_clock->warning.empty()
+                         ? "The plates run on their own clock: read on the markers', " +
+                               fmt(1e3 * r.plate_clock->clock.offset_s, 1) + " ms off (" + r.plate_clock->compared +
+                               ", correlation " + fmt(r.plate_clock->correlation, 3) + ")."
+                         : "The plates' clock was not aligned to the markers': " + r.plate_clock->warning + ".");
     static const char* const kAxes[6] = {"Tx [N m]", "Ty [N m]", "Tz [N m]", "Fx [N]", "Fy [N]", "Fz [N]"};
     ReportTable w{"Mean [std] of the absolute residual base wrench (paper 000 Table 1)", {"model"}, {}};
     for (const char* a : kAxes) w.header.push_back(a);
