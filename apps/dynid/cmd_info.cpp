@@ -1,5 +1,6 @@
 // dynid info MODEL [--json] [--fixed-base]: what dynid reads from a URDF (and its sidecar).
 
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -12,6 +13,14 @@ namespace {
 
 using json = nlohmann::json;
 
+/// Width of a name column: 28, or the longest name and two spaces, so that a long name (Talos has
+/// 33-character joint names) never runs into the next column.
+int name_column_width(const json& rows) {
+  std::size_t longest = 0;
+  for (const auto& r : rows) longest = std::max(longest, r["name"].get<std::string>().size());
+  return static_cast<int>(std::max<std::size_t>(28, longest + 2));
+}
+
 void print_text(const Robot& robot, const json& d) {
   const Model& model = robot.model;
   std::cout << "robot " << model.name << "  (" << robot.urdf_path << ")\n"
@@ -21,16 +30,19 @@ void print_text(const Robot& robot, const json& d) {
             << "  total mass: " << std::fixed << std::setprecision(3) << model.total_mass() << " kg\n"
             << "  sidecar: " << (robot.sidecar ? robot.sidecar->source_path : std::string("none")) << "\n\n";
   std::cout << "  joints:\n";
+  const int joint_width = name_column_width(d["joints"]);
   for (const auto& j : d["joints"])
-    std::cout << "    " << std::left << std::setw(28) << j["name"].get<std::string>() << std::setw(11)
+    std::cout << "    " << std::left << std::setw(joint_width) << j["name"].get<std::string>() << std::setw(11)
               << j["type"].get<std::string>() << j["parent"].get<std::string>() << " -> "
               << j["child"].get<std::string>() << "\n";
   std::cout << "\n  links (mass kg, COM m in link frame):\n";
+  const int link_width = name_column_width(d["links"]);
   for (const auto& l : d["links"]) {
     const auto& c = l["com"];
-    std::cout << "    " << std::left << std::setw(28) << l["name"].get<std::string>() << std::right << std::setw(9)
-              << std::setprecision(4) << l["mass"].get<double>() << "   [" << std::setw(8) << c[0].get<double>() << ","
-              << std::setw(8) << c[1].get<double>() << "," << std::setw(8) << c[2].get<double>() << "]"
+    std::cout << "    " << std::left << std::setw(link_width) << l["name"].get<std::string>() << std::right
+              << std::setw(9) << std::setprecision(4) << l["mass"].get<double>() << "   [" << std::setw(8)
+              << c[0].get<double>() << "," << std::setw(8) << c[1].get<double>() << "," << std::setw(8)
+              << c[2].get<double>() << "]"
               << (l["physically_consistent"] == false ? "   NOT physically consistent" : "") << "\n";
   }
   if (!d["frames"].empty()) {

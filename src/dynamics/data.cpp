@@ -17,12 +17,13 @@ Data::Data(const Model& model) {
   subspace_ref = Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv);
   tau = VectorX::Zero(model.nv);
   M = MatrixX::Zero(model.nv, model.nv);
-  Fcrb = MatrixX::Zero(6, model.nv);
+  Fcrb = Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv);
   regressor = MatrixX::Zero(model.nv, 10 * model.num_moving_bodies());
   base_link_regressor = BaseLinkRegressor::Zero(6, 10 * model.num_moving_bodies());
   com_regressor = Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, 10 * model.num_moving_bodies());
   subtree_mass.assign(nb, 0.0);
   subtree_mc.assign(nb, Vector3::Zero());
+  subtree_v_end.assign(nb, 0);
 }
 
 }  // namespace dynid

@@ -75,6 +75,24 @@ TEST(Cli, InfoJsonHasTheContractKeys) {
       EXPECT_TRUE(link.contains(key)) << key;
 }
 
+TEST(Cli, InfoTextKeepsLongNamesApartFromTheNextColumn) {
+  // Public robots have joint and link names longer than the default column (Talos's
+  // gripper_right_inner_double_joint): the name, then two spaces, then the type or mass.
+  const std::string long_joint = "gripper_right_inner_double_joint_of_a_long_name";
+  const std::string long_link = "gripper_right_inner_double_link_of_a_long_name";
+  std::string urdf = kUrdf;
+  urdf.replace(urdf.find("\"swing\""), 7, "\"" + long_joint + "\"");
+  for (std::size_t at = urdf.find("\"rod\""); at != std::string::npos; at = urdf.find("\"rod\""))
+    urdf.replace(at, 5, "\"" + long_link + "\"");
+  const Result r = run("info " + temp_file("long.urdf", urdf));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find(long_joint + "  revolute"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("    " + long_link + "     2.0000"), std::string::npos) << r.out;
+  // The other rows line up with the widest name.
+  EXPECT_NE(r.out.find("    anchor" + std::string(long_joint.size() + 2 - 6, ' ') + "fixed"), std::string::npos)
+      << r.out;
+}
+
 TEST(Cli, ComputeRneaOfAPendulumMatchesTheAnalyticTorque) {
   // tau = I_pivot qdd + m g l sin(q): an analytic case independent of the implementation.
   const std::string urdf = temp_file("p.urdf", kUrdf);

@@ -1,6 +1,7 @@
 #pragma once
 // Composite rigid-body algorithm (RBDA 6.2): the joint-space inertia matrix M(q), nv x nv, symmetric
-// (both triangles filled). Real-time safe: no allocation. Result in data.M.
+// (both triangles filled). Real-time safe: no allocation. Result in data.M. Sets data.liMi and
+// data.rMi but not the world poses data.oMi (M does not depend on the base's pose).
 
 #include "dynid/dynamics/kinematics.hpp"
 

@@ -28,7 +28,7 @@ struct Data {
 
   VectorX tau;                                             ///< generalized forces (nv) from rnea
   MatrixX M;                                               ///< joint-space inertia matrix (nv x nv) from crba
-  MatrixX Fcrb;                                            ///< CRBA work space (6 x nv)
+  Eigen::Matrix<double, 6, Eigen::Dynamic> Fcrb;           ///< CRBA: column k is Ic S_k in the reference frame (6 x nv)
   MatrixX regressor;                                       ///< joint-torque regressor (nv x 10 nb)
   BaseLinkRegressor base_link_regressor;                   ///< its 6 base-link rows (floating base)
   Eigen::Matrix<double, 3, Eigen::Dynamic> com_regressor;  ///< 3 x 10 nb, see static_regressor.hpp
@@ -39,6 +39,7 @@ struct Data {
   double mass = 0.0;                           ///< total mass [kg]
   std::vector<double> subtree_mass;            ///< per body
   std::vector<Vector3> subtree_mc;             ///< per body: sum m c of the subtree, body frame
+  std::vector<int> subtree_v_end;              ///< per body: one past its subtree's last velocity index (CRBA)
 
   Force centroidal_momentum;       ///< [linear; angular] momentum about the COM, world axes
   Force centroidal_momentum_rate;  ///< its time derivative

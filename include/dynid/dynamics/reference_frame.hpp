@@ -14,7 +14,7 @@ inline std::size_t reference_body(const Model& model) {
   return model.bodies.size() > 1 && model.bodies[1].joint_type == JointType::FreeFlyer ? 1 : 0;
 }
 
-/// After the forward recursion (data.liMi, data.oMi): every body's pose in the reference frame
+/// After the joint transforms (data.liMi): every body's pose in the reference frame
 /// (data.rMi) and, when `with_subspace`, every joint's motion subspace in it (data.subspace_ref,
 /// 6 x nv; the reference body's own free flyer is the identity there).
 void reference_frame_kinematics(const Model& model, Data& data, bool with_subspace);

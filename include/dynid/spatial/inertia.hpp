@@ -53,7 +53,7 @@ struct Inertia {
 
   /// Spatial momentum of the body moving with twist v (both in this frame).
   Force operator*(const Motion& v) const {
-    return {mass * v.linear - mc.cross(v.angular), inertia * v.angular + mc.cross(v.linear)};
+    return {mass * v.linear - mc.cross(v.angular), times(inertia, v.angular) + mc.cross(v.linear)};
   }
 
   /// 6x6 spatial inertia matrix (maps [linear; angular] velocity to [linear; angular] momentum).

@@ -6,6 +6,7 @@
 #include <Eigen/Geometry>
 
 #include "dynid/spatial/force.hpp"
+#include "dynid/spatial/inline_products.hpp"
 
 namespace dynid {
 
@@ -18,7 +19,9 @@ struct SE3 {
   static SE3 Identity() { return {}; }
 
   /// aMb * bMc = aMc
-  SE3 operator*(const SE3& m) const { return {rotation * m.rotation, rotation * m.translation + translation}; }
+  SE3 operator*(const SE3& m) const {
+    return {times(rotation, m.rotation), times(rotation, m.translation) + translation};
+  }
   SE3 inverse() const { return {rotation.transpose(), -(rotation.transpose() * translation)}; }
 
   Vector3 act(const Vector3& point_b) const { return rotation * point_b + translation; }
