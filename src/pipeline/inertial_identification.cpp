@@ -415,13 +415,15 @@ void add_friction_unknowns(InertialProblem& p) {
     throw std::invalid_argument("--friction / --armature: sensor set '" + o.sensors +
                                 "' uses no joint torque sensor (friction shows in measured joint torques)");
   if (p.fixed_part) throw std::invalid_argument("--friction / --armature with --fix-mass-com: not yet");
-  for (const auto& [joint, t] : per_joint)
+  for (const auto& [named_joint, t] : per_joint) {
+    const std::string& joint = named_joint;  // a lambda may not capture a structured binding in clang 14
     if (t.any() && std::find_if(p.set.torque_joints.begin(), p.set.torque_joints.end(), [&](int b) {
                      return p.model.bodies[static_cast<std::size_t>(b)].joint_name == joint;
                    }) == p.set.torque_joints.end())
       throw std::invalid_argument("--friction-joint " + joint + "=...: sensor set '" + o.sensors +
                                   "' measures no torque of joint '" + joint +
                                   "' (friction shows in measured joint torques)");
+  }
   std::vector<InertialProblem::FrictionUnknown> candidates;
   for (std::size_t k = 0; k < p.set.torque_joints.size(); ++k) {
     const Body& b = p.model.bodies[static_cast<std::size_t>(p.set.torque_joints[k])];

@@ -143,7 +143,9 @@ std::vector<StaticPose> generate_static_poses(const Model& nominal, const RobotS
         }
         lf.x() += 0.03 * scale * u(rng);
         rf.x() += 0.03 * scale * u(rng);
-        com_xy = 0.5 * (lf + rf) + Vector3(0.01 * scale * u(rng), 0.01 * scale * u(rng), 0.0);
+        // One draw per statement, y first: the order GCC evaluated them in as arguments (random_draws.hpp).
+        const double com_dy = u(rng), com_dx = u(rng);
+        com_xy = 0.5 * (lf + rf) + Vector3(0.01 * scale * com_dx, 0.01 * scale * com_dy, 0.0);
         SE3 lpose = sole_on_floor(lf.x(), lf.y()), rpose = sole_on_floor(rf.x(), rf.y());
         if (name == "single_support_left" || name == "single_support_right") {
           const bool left_stance = name == "single_support_left";
@@ -151,7 +153,8 @@ std::vector<StaticPose> generate_static_poses(const Model& nominal, const RobotS
           swing.translation.z() = (0.05 + 0.05 * std::abs(u(rng))) * scale;
           swing.translation.x() += 0.05 * scale * u(rng);
           const SE3& stance = left_stance ? lpose : rpose;
-          com_xy = stance.translation + Vector3(0.01 * scale * u(rng), 0.005 * scale * u(rng), 0.0);
+          const double stance_dy = u(rng), stance_dx = u(rng);
+          com_xy = stance.translation + Vector3(0.01 * scale * stance_dx, 0.005 * scale * stance_dy, 0.0);
           support = {left_stance ? left : right};
         }
         problem.frames.push_back({left_frame, lpose, 100.0, true});

@@ -3,6 +3,8 @@
 #include <Eigen/Geometry>
 #include <cmath>
 
+#include "dynid/core/random_draws.hpp"
+
 namespace dynid {
 
 std::vector<PlateError> perturb_force_plates(std::size_t plates, unsigned seed) {
@@ -10,7 +12,7 @@ std::vector<PlateError> perturb_force_plates(std::size_t plates, unsigned seed) 
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   std::vector<PlateError> out(plates);
   for (PlateError& e : out) {
-    e.gain = Vector3::Ones() + kPlateGainTolerance * Vector3(u(rng), u(rng), u(rng));
+    e.gain = Vector3::Ones() + kPlateGainTolerance * draw_vector3(u, rng);
     e.crosstalk_x = kPlateCrosstalk * u(rng);
     e.crosstalk_y = kPlateCrosstalk * u(rng);
     e.cop_bias_x = kPlateCopBiasM * u(rng);

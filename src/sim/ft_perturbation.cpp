@@ -2,6 +2,8 @@
 
 #include <Eigen/Geometry>
 
+#include "dynid/core/random_draws.hpp"
+
 namespace dynid {
 namespace {
 
@@ -23,7 +25,7 @@ std::vector<FtError> perturb_ft_sensors(std::size_t sensors, unsigned seed) {
   for (FtError& e : out) {
     e.force_matrix = calibration_matrix(rng);
     e.moment_matrix = calibration_matrix(rng);
-    e.origin_error = kFtOriginErrorM * Vector3(u(rng), u(rng), u(rng));
+    e.origin_error = kFtOriginErrorM * draw_vector3(u, rng);
     for (int k = 0; k < 6; ++k) e.drift_per_s[k] = (k < 3 ? kFtForceDriftNPerS : kFtMomentDriftNmPerS) * u(rng);
   }
   return out;

@@ -5,6 +5,8 @@
 #include <numbers>
 #include <random>
 
+#include "dynid/core/random_draws.hpp"
+
 namespace dynid {
 namespace {
 
@@ -42,7 +44,7 @@ std::vector<JointGeometryError> perturb_geometry(Model& model, unsigned seed) {
     e.nominal_offset_m = b.joint_placement.translation.norm();
     e.origin_tolerance_m = iso2768m_linear_tolerance(e.nominal_offset_m);
     e.axis_tolerance_rad = iso2768m_angular_tolerance(e.nominal_offset_m);
-    e.origin_error = e.origin_tolerance_m * Vector3(u(rng), u(rng), u(rng));
+    e.origin_error = e.origin_tolerance_m * draw_vector3(u, rng);
     e.nominal_axis = b.axis.normalized();
     // A direction perpendicular to the axis, uniform about it.
     const Vector3 any = std::abs(e.nominal_axis.x()) < 0.9 ? Vector3::UnitX() : Vector3::UnitY();

@@ -4,16 +4,18 @@
 #include <cmath>
 #include <numbers>
 
+#include "dynid/core/random_draws.hpp"
+
 namespace dynid {
 
 ImuError perturb_imu(unsigned seed) {
   std::mt19937 rng(seed * 2654435769u + 53u);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   ImuError e;
-  const Vector3 axis = Vector3(u(rng), u(rng), u(rng)).normalized();
+  const Vector3 axis = draw_vector3(u, rng).normalized();
   e.misalignment_rad = kImuMisalignmentDeg * std::numbers::pi / 180.0 * 0.5 * (1.0 + u(rng));
   e.sensor_in_frame = Eigen::AngleAxisd(e.misalignment_rad, axis).toRotationMatrix();
-  e.accel_scale = Vector3::Ones() + kImuAccelScaleTolerance * Vector3(u(rng), u(rng), u(rng));
+  e.accel_scale = Vector3::Ones() + kImuAccelScaleTolerance * draw_vector3(u, rng);
   e.walk_seed = static_cast<unsigned>(rng());
   return e;
 }

@@ -6,6 +6,8 @@
 #include <numbers>
 #include <random>
 
+#include "dynid/core/random_draws.hpp"
+
 namespace dynid {
 
 std::vector<BodyInertiaError> perturb_inertia(Model& model, unsigned seed) {
@@ -20,8 +22,8 @@ std::vector<BodyInertiaError> perturb_inertia(Model& model, unsigned seed) {
     Eigen::SelfAdjointEigenSolver<Matrix3> eig(spread);
     BodyInertiaError e;
     e.body = b.name;
-    e.spread_scale = Vector3::Ones() + kInertiaSpreadTolerance * Vector3(u(rng), u(rng), u(rng));
-    const Vector3 axis = Vector3(u(rng), u(rng), u(rng)).normalized();
+    e.spread_scale = Vector3::Ones() + kInertiaSpreadTolerance * draw_vector3(u, rng);
+    const Vector3 axis = draw_vector3(u, rng).normalized();
     const double angle = kInertiaAxesToleranceDeg * std::numbers::pi / 180.0 * 0.5 * (1.0 + u(rng));
     e.axes_rotation_rad = angle;
     const Matrix3 R = Eigen::AngleAxisd(angle, axis).toRotationMatrix();

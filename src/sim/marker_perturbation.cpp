@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "dynid/core/random_draws.hpp"
+
 namespace dynid {
 
 MarkerPerturbation perturb_markers(const RobotSidecar& sidecar, unsigned seed, double swap_window_start_s,
@@ -11,7 +13,7 @@ MarkerPerturbation perturb_markers(const RobotSidecar& sidecar, unsigned seed, d
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   MarkerPerturbation p;
   for (std::size_t m = 0; m < sidecar.markers.size(); ++m)
-    p.mount_error.push_back(kMarkerMountToleranceM * Vector3(u(rng), u(rng), u(rng)));
+    p.mount_error.push_back(kMarkerMountToleranceM * draw_vector3(u, rng));
   // The swap: the two closest markers on one link.
   double closest = std::numeric_limits<double>::infinity();
   for (std::size_t a = 0; a < sidecar.markers.size(); ++a)

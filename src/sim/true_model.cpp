@@ -3,6 +3,8 @@
 #include <random>
 #include <stdexcept>
 
+#include "dynid/core/random_draws.hpp"
+
 namespace dynid {
 
 double true_total_mass(const std::string& robot_name, double nominal_total_mass) {
@@ -65,7 +67,7 @@ TrueModel make_true_model(const Model& nominal, double target_total_mass, unsign
     b.inertia += added;
     out.perturbations.push_back({b.name, cause, mass, position});
   };
-  auto random_dir = [&] { return Vector3(u(rng), u(rng), u(rng)); };
+  auto random_dir = [&] { return draw_vector3(u, rng); };
 
   const double battery = base_bodies.empty() ? 0.0 : (limb_mass > 0.0 ? 0.4 * missing : missing);
   // Without a base to carry batteries, motors, cables and paint share all of the missing mass.

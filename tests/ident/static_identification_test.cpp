@@ -16,10 +16,14 @@ namespace {
 VectorX random_pose(const Model& model, std::mt19937& rng) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   VectorX q = model.neutral_configuration();
-  q.head<3>() = Vector3(0.2 * u(rng), 0.2 * u(rng), 0.9);
-  const Eigen::Quaterniond quat(Eigen::AngleAxisd(3.0 * u(rng), Vector3::UnitZ()) *
-                                Eigen::AngleAxisd(0.02 * u(rng), Vector3::UnitX()) *
-                                Eigen::AngleAxisd(0.02 * u(rng), Vector3::UnitY()));  // near upright
+  // Drawn one per statement, in the order GCC evaluated them when they were arguments and operands
+  // (unspecified in C++; clang draws the other way), so both compilers test the same poses.
+  const double y = u(rng), x = u(rng);
+  q.head<3>() = Vector3(0.2 * x, 0.2 * y, 0.9);
+  const double tilt_y = u(rng), tilt_x = u(rng), yaw = u(rng);
+  const Eigen::Quaterniond quat(Eigen::AngleAxisd(3.0 * yaw, Vector3::UnitZ()) *
+                                Eigen::AngleAxisd(0.02 * tilt_x, Vector3::UnitX()) *
+                                Eigen::AngleAxisd(0.02 * tilt_y, Vector3::UnitY()));  // near upright
   q.segment<4>(3) = quat.coeffs();
   for (std::size_t i = 2; i < model.bodies.size(); ++i) {
     const Body& b = model.bodies[i];
@@ -35,8 +39,7 @@ Model perturbed_truth(const Model& nominal, std::mt19937& rng) {
   for (int s : default_static_segments(nominal)) {
     Inertia& I = truth.bodies[static_cast<std::size_t>(s)].inertia;
     const double m = I.mass * (1.15 + 0.1 * u(rng));
-    // Drawn one per statement: the order of function arguments is unspecified, and a compiler that
-    // evaluates them the other way would build another robot. This is the order GCC draws them in.
+    // Drawn one per statement, in GCC's order (see random_pose).
     const double dz = u(rng), dy = u(rng), dx = u(rng);
     const Vector3 c = I.com() + 0.02 * Vector3(dx, dy, dz);
     I = Inertia::from_com(m, c, I.inertia_com());

@@ -112,7 +112,8 @@ TEST_F(ServoBench, ServoStreamHasTheDocumentedChannels) {
   EXPECT_LE(dead_time, 0.024 + 1e-12);
   EXPECT_GE(line, 0.15);
   EXPECT_LE(line, 0.35);
-  const ActuatorInfo& sheet = test::bundled_robot("servo_bench").sidecar->actuators.front();
+  const Robot bench = test::bundled_robot("servo_bench");  // held: `sheet` refers into it
+  const ActuatorInfo& sheet = bench.sidecar->actuators.front();
   const double friction_ratio = a["coulomb_friction"].get<double>() / *sheet.coulomb_friction;
   EXPECT_GE(friction_ratio, 1.2);
   EXPECT_LE(friction_ratio, 1.6);
