@@ -25,8 +25,43 @@ LagEstimate peak_of(const Eigen::VectorXd& score, Eigen::Index m, double dt_s) {
     const double cm = score[best - 1], c0 = score[best], cp = score[best + 1];
     const double curvature = cm - 2.0 * c0 + cp;
     if (curvature < 0.0) frac = 0.5 * (cm - cp) / curvature;
+    out.curvature_per_s2 = std::max(0.0, -curvature) / (dt_s * dt_s);
   }
   out.lag_s = (static_cast<double>(best - m) + frac) * dt_s;
+  return out;
+}
+
+struct DriftLine {
+  double slope = 0.0, slope_std = 0.0;
+};
+
+/// A line through the windows' lags `l` [s] against their times `t` [s], each window weighted by
+/// its lag's information `w`, and by Huber's weights (1.345 robust standard deviations) against a
+/// window whose lag the motion biases more than the others' (the walk's last stop, its first
+/// weight shift): a least-squares line tilts by tens of ppm for one such window at an end.
+DriftLine robust_drift_line(const Eigen::ArrayXd& t, const Eigen::ArrayXd& l, const Eigen::ArrayXd& w0) {
+  const Eigen::Index n = t.size();
+  Eigen::ArrayXd w = w0;
+  DriftLine out;
+  double intercept = 0.0;
+  for (int iteration = 0; iteration < 20; ++iteration) {
+    const double tm = (w * t).sum() / w.sum(), lm = (w * l).sum() / w.sum();
+    const double stt = (w * (t - tm).square()).sum();
+    out.slope = (w * (t - tm) * (l - lm)).sum() / stt;
+    intercept = lm - out.slope * tm;
+    const double residual = (w * (l - intercept - out.slope * t).square()).sum();
+    out.slope_std = std::sqrt(residual / static_cast<double>(n - 2) / stt);
+    const Eigen::ArrayXd scaled = (l - intercept - out.slope * t) * w0.sqrt();
+    std::vector<double> magnitudes(scaled.abs().begin(), scaled.abs().end());
+    std::nth_element(magnitudes.begin(), magnitudes.begin() + n / 2, magnitudes.end());
+    const double threshold = 1.345 * 1.4826 * magnitudes[static_cast<std::size_t>(n / 2)];
+    if (!(threshold > 0.0)) break;
+    const Eigen::ArrayXd huber = (threshold / scaled.abs().max(1e-300)).min(1.0);
+    const Eigen::ArrayXd next = w0 * huber;
+    const bool settled = ((next - w).abs() < 1e-6).all();
+    w = next;
+    if (settled) break;
+  }
   return out;
 }
 
@@ -88,7 +123,7 @@ StreamAlignment estimate_stream_clock(const Eigen::MatrixXd& reference, const Ei
       std::min(o.max_drift_windows, static_cast<int>(std::floor(usable_s / std::max(o.drift_window_s, 1e-9))));
   if (windows < 3) return out;
   const Eigen::Index width = usable / windows;
-  Eigen::VectorXd mid(windows), lag(windows);
+  Eigen::VectorXd mid(windows), lag(windows), weight(windows);
   int kept = 0;
   for (int w = 0; w < windows; ++w) {
     const Eigen::Index c0 = margin + static_cast<Eigen::Index>(w) * width;
@@ -101,19 +136,22 @@ StreamAlignment estimate_stream_clock(const Eigen::MatrixXd& reference, const Ei
     } else {
       e = estimate_lag(reference.middleCols(c0, width), signal.middleCols(c0 + shift, width), dt, o.drift_search_s);
     }
-    if (e.at_limit || e.correlation < o.min_correlation) continue;  // a stretch with too little motion
+    if (e.at_limit || e.correlation < o.min_correlation || !(e.curvature_per_s2 > 0.0))
+      continue;  // a stretch with too little motion
     mid[kept] = times[c0 + width / 2] - out.clock.reference_time_s;
     lag[kept] = static_cast<double>(shift) * dt + e.lag_s;
+    // The lag's variance goes as the unexplained share over the peak's sharpness (the Fisher
+    // information of a shift): a slow stretch (standing, shifting the weight) has a flat, noisy peak
+    // and must not tilt the line as much as a stretch of steps.
+    const double r2 = e.correlation * e.correlation;
+    weight[kept] = e.curvature_per_s2 / std::max(1e-6, 1.0 - r2);
     ++kept;
   }
   if (kept < 3) return out;
-  const Eigen::VectorXd t = mid.head(kept), l = lag.head(kept);
-  const double tm = t.mean(), lm = l.mean();
-  const double stt = (t.array() - tm).square().sum();
-  const double slope = ((t.array() - tm) * (l.array() - lm)).sum() / stt;
-  const double residual = ((l.array() - lm) - slope * (t.array() - tm)).square().sum();
-  out.clock.drift_ppm = 1e6 * slope;
-  out.drift_std_ppm = 1e6 * std::sqrt(residual / static_cast<double>(kept - 2) / stt);
+  const Eigen::ArrayXd t = mid.head(kept), l = lag.head(kept), w0 = weight.head(kept) / weight.head(kept).maxCoeff();
+  const DriftLine line = robust_drift_line(t, l, w0);
+  out.clock.drift_ppm = 1e6 * line.slope;
+  out.drift_std_ppm = 1e6 * line.slope_std;
   out.drift_windows = kept;
   return out;
 }

@@ -259,6 +259,42 @@ TEST_F(WalkTimeAlignment, AligningRestoresTheHeldOutFitThatAFortyMillisecondOffs
   EXPECT_NEAR(given.identified_rms.force, original.identified_rms.force, 0.05 * original.identified_rms.force);
 }
 
+TEST(TimeAlignment, OneWindowWhoseLagTheMotionBiasesDoesNotTiltTheDrift) {
+  // On a walk the comparison's own bias differs from stretch to stretch: the first seconds
+  // (standing, shifting the weight) and the stop read 1-1.7 ms off the steps' lag. Here 30 s of
+  // sines on a clock drifting by 20 ppm, whose first 2.5 s (and, in a second case, also the
+  // last 2.5 s) are 1.5 ms further off: a least-squares line through 12 windows' lags would tilt
+  // by about 20 ppm per such window at an end; the robust line must stay within 5 ppm.
+  const double dt = 1e-3;
+  const Eigen::Index n = 30001, stretch = 2500;
+  Eigen::VectorXd times(n);
+  for (Eigen::Index k = 0; k < n; ++k) times[k] = static_cast<double>(k) * dt;
+  const Eigen::MatrixXd reference = sines(3, n, dt, 0.0, 5);
+  StreamClock truth;
+  truth.offset_s = 0.03;
+  truth.drift_ppm = 20.0;
+  truth.reference_time_s = 15.0;
+  StreamClock biased = truth;
+  biased.offset_s += 0.0015;
+  const Eigen::MatrixXd steady = sines_on_clock(3, n, dt, truth, 5, 0.05);
+  const Eigen::MatrixXd off = sines_on_clock(3, n, dt, biased, 5, 0.05);
+  for (const bool both_ends : {false, true}) {
+    Eigen::MatrixXd signal = steady;
+    signal.leftCols(stretch) = off.leftCols(stretch);
+    if (both_ends) signal.rightCols(stretch) = off.rightCols(stretch);
+    TimeAlignmentOptions o;
+    o.estimate_drift = true;
+    const StreamAlignment a = estimate_stream_clock(reference, signal, times, o, "synthetic");
+    SCOPED_TRACE(both_ends ? "both ends biased" : "first stretch biased");
+    ASSERT_TRUE(a.warning.empty()) << a.warning;
+    EXPECT_GE(a.drift_windows, 10);
+    EXPECT_NEAR(a.clock.drift_ppm, truth.drift_ppm, 5.0);
+    std::printf("%s: drift %.2f +- %.2f ppm (true %.0f)\n",
+                both_ends ? "both ends 1.5 ms off" : "first 2.5 s 1.5 ms off", a.clock.drift_ppm, a.drift_std_ppm,
+                truth.drift_ppm);
+  }
+}
+
 TEST(WalkClockDrift, DriftEstimatedAlongALongWalkAndAppliedWithAlignDrift) {
   // A 60-step walk (31 s, realistic sensors, seed 1), its F/T and IMU restamped on clocks that are
   // off by 40 / 15 ms and drift by +300 / -200 ppm (a clock far outside a quartz's tolerance, +-4.5 ms

@@ -28,6 +28,8 @@ struct LagEstimate {
   double lag_s = 0.0;        ///< [s]
   double correlation = 0.0;  ///< normalised cross-correlation at the peak, in [-1, 1]
   bool at_limit = false;     ///< the peak lies at +-max_lag: the true lag may be beyond
+  /// Sharpness of the peak: the score's curvature there, -d2 score / d lag2 [1/s^2] (0 when flat).
+  double curvature_per_s2 = 0.0;
 };
 
 /// The lag L [s], |L| <= max_lag_s, that makes signal(t + L) best match reference(t): both sampled
