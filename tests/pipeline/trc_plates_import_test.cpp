@@ -124,6 +124,31 @@ void write_mot(const LabRecording& rec, Eigen::Index start, Eigen::Index n, doub
   }
 }
 
+/// The plates' corners of `rec` in the files' frame, into `dir`: YAML in order (z up, mm), JSON with
+/// the identifiers (y up, m). Returns the file.
+std::string write_layout(const LabRecording& rec, const std::string& dir, bool y_up) {
+  const std::string path = dir + (y_up ? "/plates.json" : "/plates.yaml");
+  std::ofstream layout(path);
+  layout << (y_up ? "{\"plates\": [" : "units: mm\nplates:\n");
+  for (std::size_t p = 0; p < rec.dataset.force_plates.size(); ++p) {
+    const Eigen::Matrix3Xd& c = rec.dataset.force_plates[p].corners;
+    std::string corners;
+    for (Eigen::Index k = 0; k < c.cols(); ++k) {
+      const Vector3 x = to_lab(c.col(k), y_up) * (y_up ? 1.0 : 1e3);
+      corners += std::string(k ? ", " : "") + "[" + number(x[0]) + ", " + number(x[1]) + ", " + number(x[2]) + "]";
+    }
+    const std::string pre = p == 0 ? "" : "1_";
+    if (y_up)
+      layout << (p ? ", " : "") << "{\"corners\": [" << corners << "], \"force\": \"" << pre
+             << "ground_force_v\", \"point\": \"" << pre << "ground_force_p\", \"torque\": \"" << pre
+             << "ground_torque_\"}";
+    else
+      layout << "  - corners: [" << corners << "]\n";
+  }
+  if (y_up) layout << "]}\n";
+  return path;
+}
+
 struct LabFiles {
   std::string dataset;  ///< the simulation's
   std::vector<std::string> trc, mot;
@@ -169,26 +194,7 @@ LabFiles write_lab_files(bool y_up, const MotUnits& units = {}, const std::strin
     out.trial_clock.push_back(t0);
     start = f;
   }
-  // The plates' corners in the files' frame: YAML in order (z up), JSON with the identifiers (y up).
-  out.layout = dir + (y_up ? "/plates.json" : "/plates.yaml");
-  std::ofstream layout(out.layout);
-  layout << (y_up ? "{\"plates\": [" : "units: mm\nplates:\n");
-  for (std::size_t p = 0; p < rec.dataset.force_plates.size(); ++p) {
-    const Eigen::Matrix3Xd& c = rec.dataset.force_plates[p].corners;
-    std::string corners;
-    for (Eigen::Index k = 0; k < c.cols(); ++k) {
-      const Vector3 x = to_lab(c.col(k), y_up) * (y_up ? 1.0 : 1e3);
-      corners += std::string(k ? ", " : "") + "[" + number(x[0]) + ", " + number(x[1]) + ", " + number(x[2]) + "]";
-    }
-    const std::string pre = p == 0 ? "" : "1_";
-    if (y_up)
-      layout << (p ? ", " : "") << "{\"corners\": [" << corners << "], \"force\": \"" << pre
-             << "ground_force_v\", \"point\": \"" << pre << "ground_force_p\", \"torque\": \"" << pre
-             << "ground_torque_\"}";
-    else
-      layout << "  - corners: [" << corners << "]\n";
-  }
-  if (y_up) layout << "]}\n";
+  out.layout = write_layout(rec, dir, y_up);
   return out;
 }
 
@@ -433,6 +439,42 @@ TEST(TrcPlatesImport, MotFilesInMillimetresImportToTheSameDataSet) {
   const Result alone = run("import c3d " + metres.trc[0] + " --plates-unit mm --out " + base + "_alone");
   EXPECT_EQ(alone.code, 1);
   EXPECT_NE(alone.err.find("--plates-unit needs --plates"), std::string::npos) << alone.err;
+}
+
+TEST(TrcPlatesImport, IdentifyInertialTakesATrcSquatWithItsPlatesDirectly) {
+  // The adult's noise-free squat as a lab would hand it over: one TRC (mm) and its .mot.
+  const std::string dataset = test::fresh_dir("trc_plates", "squat");
+  const Result simulated = run("simulate adult_humanoid --scenario squat --noise none --quiet --out " + dataset);
+  ASSERT_EQ(simulated.code, 0) << simulated.err;
+  const LabRecording rec = read_lab_recording(dataset);
+  const Eigen::Index frames = rec.markers.frame_count();
+  ASSERT_EQ(static_cast<Eigen::Index>(rec.plate_time.size()), kSamplesPerFrame * frames);
+  const std::string dir = test::fresh_dir("trc_plates", "squat_files");
+  fs::create_directories(dir);
+  write_trc(rec, 0, frames, kTrialClock, false, dir + "/squat.trc");
+  write_mot(rec, 0, kSamplesPerFrame * frames, kTrialClock - static_cast<double>(kExtraSamples) / 900.0 + kPlateLag,
+            false, dir + "/squat.mot");
+  const std::string plates = " --plates " + dir + "/squat.mot --plate-layout " + write_layout(rec, dir, false);
+  const std::string imported = test::fresh_dir("trc_plates", "squat_imported");
+  const Result import_result = run("import c3d " + dir + "/squat.trc" + plates + " --out " + imported);
+  ASSERT_EQ(import_result.code, 0) << import_result.err;
+  const std::string common = " --source mocap --sensors contact --quiet --out ";
+  const Result a =
+      run("identify inertial adult_humanoid " + imported + common + test::fresh_dir("trc_plates", "squat_id_imported"));
+  const Result b = run("identify inertial adult_humanoid " + dir + "/squat.trc" + plates + common +
+                       test::fresh_dir("trc_plates", "squat_id_direct"));
+  ASSERT_EQ(a.code, 0) << a.err;
+  ASSERT_EQ(b.code, 0) << b.err;
+  const json sa = json::parse(a.out), sb = json::parse(b.out);
+  EXPECT_NEAR(sb["total_mass"].get<double>(), sa["total_mass"].get<double>(), 1e-9);
+  for (const char* model : {"nominal", "identified"})
+    EXPECT_NEAR(sb["validation"]["wrench_rms"][model].get<double>(),
+                sa["validation"]["wrench_rms"][model].get<double>(), 1e-9)
+        << model;
+  // The import's figures are the robot's: the squat identifies it (as on the simulated data set).
+  EXPECT_LT(sb["validation"]["wrench_rms"]["identified"].get<double>(),
+            sb["validation"]["wrench_rms"]["nominal"].get<double>())
+      << b.out;
 }
 
 }  // namespace
