@@ -12,9 +12,10 @@
 // Header forms read: OpenSim's (`nRows=`, `nColumns=`, `inDegrees=`, `version=`, `DataRate=` ...) and
 // the older SIMM one (`name`, `datacolumns`, `datarows`, `range`); the counts, where given, must
 // match the table. A `units` line (`Units=mm`, `units mm`) is kept for the reader to apply: the
-// columns above are in metres and N m unless it, or the user, says otherwise (trc_force_plates.hpp). The wrench of a
-// plate is whatever (force, point, torque) say: any point and any torque give the same wrench, so files that put the
-// point at a fixed origin and the whole moment in the torque read the same as files with the COP and the free moment.
+// columns above are in metres and N m unless it, or the user, says otherwise (trc_force_plates.hpp).
+// The wrench of a plate is whatever (force, point, torque) say: any point and any torque give the
+// same wrench, so files that put the point at a fixed origin and the whole moment in the torque read
+// the same as files with the COP and the free moment.
 
 #include <Eigen/Core>
 #include <map>
