@@ -2,6 +2,7 @@
 // subcommand registers itself with one line in register_identify.
 //
 // dynid identify inertial MODEL DATA --sensors SET --out DIR [--source sensors|mocap|truth] [--truth URDF]
+//   [--plates GRF.mot --plate-layout LAYOUT [--plates-unit m|mm] [--up y]]
 //   [--validate DATA | --validate-split F | --validate-window FROM:TO|SEGMENT] [--lock JOINT=VALUE ...] [--consistent]
 //   [--prior WEIGHT] [--weighting sensors|residual]
 //   [--fixed-base] [--torque-offsets] [--torque-gains] [--friction viscous,coulomb,offset] [--armature]
@@ -44,12 +45,15 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
     bool no_lowpass = false, no_imu_bias = false, imu_noise_from_data = false;
     std::vector<std::string> time_offsets;
     std::vector<std::string> friction_joints;
+    C3dImportOptions trial_plates;  ///< a TRC trial's force plates (--plates ...)
   };
   auto args = std::make_shared<Args>();
   InertialIdentificationOptions& o = args->o;
   cmd->add_option("MODEL", o.model, "URDF or MJCF file, or bundled robot name (needs its sidecar)")->required();
-  cmd->add_option("DATA", o.data, "Data set directory (docs/data-format.md), or a lab's C3D/TRC trial (imported)")
+  cmd->add_option("DATA", o.data,
+                  "Data set directory (docs/data-format.md), or a lab's C3D/TRC trial (imported; a TRC with --plates)")
       ->required();
+  add_trial_plate_options(*cmd, args->trial_plates);
   cmd->add_option("--sensors", o.sensors,
                   "full | contact | joints | minimal (the smallest set for the data's contact states) | "
                   "comma-separated joint and contact names")
@@ -248,7 +252,10 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
       StagedDirectory out(opts.out_dir, "identify inertial");  // a kill -9 leaves the previous output or none
       opts.out_dir = out.path();
       // A lab's C3D or TRC trial where a data set is expected: imported for this run.
-      const DatasetOrMocapFile data(opts.data, nullptr), validation(opts.validate, nullptr);
+      // --source mocap reads the plates: a TRC (markers only) needs its ground reaction file with it.
+      const DatasetOrMocapFile data({opts.data}, nullptr, args->trial_plates,
+                                    opts.source == "mocap" ? "identify inertial --source mocap" : "");
+      const DatasetOrMocapFile validation(opts.validate, nullptr);
       opts.data = data.path();
       opts.validate = validation.path();
       InertialIdentificationResult r;

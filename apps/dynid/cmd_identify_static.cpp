@@ -1,8 +1,11 @@
-// dynid identify static MODEL DATA --total-mass KG [--segments a,b] [--validate DATA] [--truth URDF]
+// dynid identify static MODEL DATA|TRIALS... --total-mass KG [--plates GRF.mot... --plate-layout LAYOUT
+//   [--plates-unit m|mm] [--up y]] [--segments a,b] [--validate DATA] [--truth URDF]
 //   [--heldout-fraction F] [--pose-source markers|encoders] [--windows detect|segments]
 //   [--prior scaled|nominal] [--calibrate-markers] [--calibrate-plates] [--align-time] --out DIR
 // Masses and centres of mass from static poses (paper 000): pipeline/static_pipeline.hpp.
 
+#include <cctype>
+#include <filesystem>
 #include <iostream>
 
 #include "commands.hpp"
@@ -15,7 +18,9 @@ namespace dynid::cli {
 namespace {
 
 struct IdentifyStaticArgs {
-  std::string model, data, out, pose_source = "markers", windows = "detect", prior = "scaled";
+  std::string model, out, pose_source = "markers", windows = "detect", prior = "scaled";
+  std::vector<std::string> data;  ///< a data set directory, or C3D/TRC trials
+  C3dImportOptions trial_plates;  ///< a TRC trial's force plates (--plates ...)
   StaticPipelineOptions options;
 };
 
@@ -29,8 +34,17 @@ int run(IdentifyStaticArgs a) {
   a.options.prior = a.prior == "nominal" ? StaticPrior::Nominal : StaticPrior::Scaled;
   StagedDirectory out(a.out, "identify static");  // a kill -9 leaves the previous output or none
   const Robot robot = load_robot(a.model);
-  // A lab's C3D or TRC trial where a data set is expected: imported for this run.
-  const DatasetOrMocapFile data(a.data, &robot.model), validation(a.options.validate, &robot.model);
+  std::string validate_ext = std::filesystem::path(a.options.validate).extension().string();
+  for (char& c : validate_ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (validate_ext == ".trc" && !std::filesystem::is_directory(a.options.validate))
+    throw std::invalid_argument("--validate " + a.options.validate +
+                                ": a TRC holds markers only and the validation needs force plates: import it with "
+                                "them first (dynid import c3d TRIAL.trc --plates FILE.mot --plate-layout LAYOUT "
+                                "--out DIR) and give DIR");
+  // A lab's C3D or TRC trials where a data set is expected: imported for this run, with the TRCs'
+  // force plates from --plates; the validation motion is a data set or a C3D.
+  const DatasetOrMocapFile data(a.data, &robot.model, a.trial_plates, "identify static");
+  const DatasetOrMocapFile validation(a.options.validate, &robot.model);
   a.options.validate = validation.path();
   StaticPipelineResult r;
   try {
@@ -77,10 +91,11 @@ void add_identify_static(CLI::App& identify, Action& action) {
   auto* cmd = identify.add_subcommand(
       "static", "Segment masses and COMs from static poses with markers and force plates (paper 000)");
   cmd->add_option("MODEL", a->model, "URDF or MJCF file, or bundled robot (its sidecar names the markers)")->required();
-  cmd->add_option(
-         "DATA", a->data,
-         "Data set with the static poses (markers, plates; encoders for --pose-source encoders), or a lab's C3D trial")
+  cmd->add_option("DATA", a->data,
+                  "Data set with the static poses (markers, plates; encoders for --pose-source encoders), or a "
+                  "lab's C3D or TRC trials (one pose each, or several; imported for the run, TRCs with --plates)")
       ->required();
+  add_trial_plate_options(*cmd, a->trial_plates);
   cmd->add_option("--total-mass", a->options.total_mass, "Weighed total mass of the robot [kg]")
       ->required()
       ->check(CLI::PositiveNumber);

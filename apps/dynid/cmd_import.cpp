@@ -1,6 +1,7 @@
 // dynid import log LOG --map MAP.yaml --model MODEL --out DIR [--from S] [--to S]: a robot
 // controller's own log (CSV or whitespace text) as a dynid data set (docs/data-format.md).
-// dynid import c3d TRIALS... [--model MODEL] [--labels MAP.yaml] [--robot-log LOG --map MAP.yaml
+// dynid import c3d TRIALS... [--model MODEL] [--labels MAP.yaml] [--plates GRF.mot... --plate-layout LAYOUT
+// [--plates-unit m|mm] [--up y]] [--robot-log LOG --map MAP.yaml
 // [--robot-log-offset S...] [--robot-log-drift PPM|estimate]] [--fixed-base] --out DIR: a lab's motion-capture trials,
 // with the robot's own log.
 
@@ -65,8 +66,8 @@ void register_import(CLI::App& app, Action& action) {
       "wrenches");
   struct C3dArgs {
     std::vector<std::string> trials;
-    std::string model, labels, out, map, plate_layout, up = "z";
-    std::vector<std::string> plates;
+    std::string model, labels, out, map;
+    C3dImportOptions plates;  ///< its force plate options (--plates ...)
     double cop_threshold = 20.0;
     std::vector<std::string> robot_logs;
     std::vector<double> offsets;
@@ -81,16 +82,7 @@ void register_import(CLI::App& app, Action& action) {
   c3d->add_option("--cop-threshold", c3d_args->cop_threshold,
                   "Normal force [N] below which a plate's COP is left empty (default 20)")
       ->check(CLI::PositiveNumber);
-  c3d->add_option("--plates", c3d_args->plates,
-                  "TRC trials' force plates: a ground reaction file (OpenSim .mot/.sto: ground_force_vx ... "
-                  "ground_force_px ... ground_torque_x per plate) per trial, in order (needs --plate-layout)");
-  c3d->add_option("--plate-layout", c3d_args->plate_layout,
-                  "Where the plates of --plates are: YAML/JSON (`plates: [{corners: [[x, y, z] x 4]}]`) or a C3D "
-                  "of the same lab (its FORCE_PLATFORM corners)");
-  c3d->add_option("--up", c3d_args->up,
-                  "The lab frame's vertical axis in the files: z (default, kept) or y (OpenSim's; turned to z up: "
-                  "(x, y, z) -> (x, -z, y))")
-      ->check(CLI::IsMember({"y", "z"}));
+  add_trial_plate_options(*c3d, c3d_args->plates);
   c3d->add_option("--robot-log", c3d_args->robot_logs,
                   "The robot's own log (as `import log` reads it): once for all trials, or once per trial; its "
                   "encoders and torques join the data set on the trials' clock (needs --map and --model)");
@@ -108,14 +100,11 @@ void register_import(CLI::App& app, Action& action) {
     action = [c3d_args] {
       std::optional<Robot> robot;
       if (!c3d_args->model.empty()) robot = load_robot(c3d_args->model, model_read_options(c3d_args->fixed_base));
-      C3dImportOptions o;
+      C3dImportOptions o = c3d_args->plates;
       o.trials = c3d_args->trials;
       o.out_dir = c3d_args->out;
       o.labels_path = c3d_args->labels;
       o.cop_threshold_n = c3d_args->cop_threshold;
-      o.plate_files = c3d_args->plates;
-      o.plate_layout_path = c3d_args->plate_layout;
-      o.up_axis = c3d_args->up;
       o.robot_logs = c3d_args->robot_logs;
       o.robot_log_map = c3d_args->map;
       o.robot_log_offsets = c3d_args->offsets;

@@ -7,6 +7,10 @@
 
 #include "dynid/model/urdf_reader.hpp"
 
+namespace dynid {
+struct C3dImportOptions;
+}
+
 namespace dynid::cli {
 
 /// The action of the chosen subcommand; set by the register_* callbacks, run by main after parsing.
@@ -29,6 +33,10 @@ void register_import(CLI::App& app, Action& action);
 void add_fixed_base_flag(CLI::App& cmd, bool& fixed_base);
 /// The model read options `--fixed-base` asks for (unset: the file's and the sidecar's default).
 UrdfReadOptions model_read_options(bool fixed_base);
+/// A TRC trial's force plates: --plates, --plate-layout, --plates-unit, --up into `o`'s plate_files,
+/// plate_layout_path, plates_length_unit, up_axis (`import c3d` and the identify commands that take a
+/// trial directly; apps/dynid/trial_plate_options.cpp).
+void add_trial_plate_options(CLI::App& cmd, C3dImportOptions& o);
 /// Adds `static` under the `identify` command (apps/dynid/cmd_identify_static.cpp).
 void add_identify_static(CLI::App& identify, Action& action);
 /// Adds `actuator` under the `identify` command (apps/dynid/cmd_identify_actuator.cpp).

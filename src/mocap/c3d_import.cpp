@@ -194,6 +194,8 @@ C3dImportResult import_c3d(const C3dImportOptions& options) {
         fail(path, "--plates goes with TRC trials (a C3D carries its own force plates)");
   } else if (!options.plate_layout_path.empty()) {
     throw std::invalid_argument("--plate-layout needs --plates (the trials' ground reaction files)");
+  } else if (!options.plates_length_unit.empty()) {
+    throw std::invalid_argument("--plates-unit needs --plates (the unit of the trials' ground reaction files)");
   }
   const std::vector<PlateLayoutEntry> layout = options.plate_layout_path.empty()
                                                    ? std::vector<PlateLayoutEntry>{}
@@ -205,14 +207,16 @@ C3dImportResult import_c3d(const C3dImportOptions& options) {
     trials.push_back(read_mocap_file(options.trials[t]));
     rotate_lab_frame(trials.back(), world_lab);
     if (options.plate_files.empty()) continue;
-    const TrcPlatesReport r =
-        attach_trc_force_plates(trials.back(), options.plate_files[t], layout, world_lab, options.cop_threshold_n);
+    const TrcPlatesReport r = attach_trc_force_plates(trials.back(), options.plate_files[t], layout, world_lab,
+                                                      options.cop_threshold_n, options.plates_length_unit);
     trials.back().warnings.insert(trials.back().warnings.end(), r.warnings.begin(), r.warnings.end());
     plate_files.push_back({{"trial", options.trials[t]},
                            {"file", r.file},
                            {"rate_hz", r.rate_hz},
                            {"largest_stamp_deviation_s", r.largest_stamp_deviation_s},
                            {"resampled", r.resampled},
+                           {"length_unit", r.length_unit},
+                           {"length_unit_from", r.length_unit_from},
                            {"samples_kept", r.samples_kept},
                            {"samples_outside_trial", r.samples_dropped},
                            {"plates", r.columns},
@@ -408,19 +412,52 @@ C3dImportResult import_c3d(const C3dImportOptions& options) {
   return result;
 }
 
-DatasetOrMocapFile::DatasetOrMocapFile(const std::string& path, const Model* model) : original_(path), path_(path) {
-  if (path.empty() || std::filesystem::is_directory(path)) return;
+namespace {
+
+/// Whether `path` names a C3D or TRC file (by its extension; a directory is a data set).
+bool is_mocap_file(const std::string& path) {
+  if (path.empty() || std::filesystem::is_directory(path)) return false;
   std::string ext = std::filesystem::path(path).extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  if (ext != ".c3d" && ext != ".trc") return;
+  return ext == ".c3d" || ext == ".trc";
+}
+
+}  // namespace
+
+DatasetOrMocapFile::DatasetOrMocapFile(const std::string& path, const Model* model)
+    : DatasetOrMocapFile(std::vector<std::string>{path}, model, C3dImportOptions{}, "") {}
+
+DatasetOrMocapFile::DatasetOrMocapFile(const std::vector<std::string>& paths, const Model* model,
+                                       const C3dImportOptions& import, const std::string& plates_needed_by) {
+  if (paths.empty()) throw std::invalid_argument("no data set or trial given");
+  original_ = path_ = paths.front();
+  const bool plate_options = !import.plate_files.empty() || !import.plate_layout_path.empty() ||
+                             !import.plates_length_unit.empty() || import.up_axis != "z";
+  if (paths.size() == 1 && !is_mocap_file(paths.front())) {
+    if (plate_options)
+      fail(paths.front(),
+           "--plates, --plate-layout, --plates-unit and --up go with TRC trials; a data set holds its plates in "
+           "plates.csv already");
+    return;
+  }
+  for (const std::string& p : paths)
+    if (!is_mocap_file(p))
+      fail(p, "is not a .c3d or .trc trial: give one data set directory, or one or more C3D/TRC trials");
+  if (!plates_needed_by.empty() && import.plate_files.empty())
+    for (const std::string& p : paths)
+      if (mocap_file_type(p) == MocapFileType::Trc)
+        fail(p, "a TRC holds markers only and " + plates_needed_by +
+                    " needs force plates: give the trial's ground reaction file with --plates FILE.mot (one per "
+                    "trial, in order) and where the plates are with --plate-layout plates.yaml|lab.c3d");
+  if (paths.size() > 1) original_ = paths.front() + " ... " + paths.back();
   static int count = 0;
   temporary_ = (std::filesystem::temp_directory_path() /
                 ("dynid-imported-" + std::to_string(::getpid()) + "-" + std::to_string(++count)))
                    .string();
   std::error_code ec;
   std::filesystem::remove_all(temporary_, ec);
-  C3dImportOptions o;
-  o.trials = {path};
+  C3dImportOptions o = import;
+  o.trials = paths;
   o.out_dir = temporary_;
   o.model = model;
   import_c3d(o);

@@ -61,6 +61,7 @@ class StorageParser {
         key = lower(line.substr(0, blank));
         value = trim(line.substr(blank));
       }
+      if (key == "units") out.units = value, out.units_line = l + 1;
       if (key == "nrows" || key == "datarows") rows_said = count(value, l + 1, key), rows_line = l + 1;
       if (key == "ncolumns" || key == "datacolumns") columns_said = count(value, l + 1, key), columns_line = l + 1;
     }
@@ -150,6 +151,14 @@ OpenSimStorage read_opensim_storage(const std::string& path) {
   return parse_opensim_storage(mocap_detail::file_bytes(path), path);
 }
 
+double metres_per_length_unit(const std::string& text) {
+  const std::string u = lower(text);
+  if (u == "m" || u == "meters" || u == "metres") return 1.0;
+  if (u == "cm" || u == "centimeters" || u == "centimetres") return 1e-2;
+  if (u == "mm" || u == "millimeters" || u == "millimetres") return 1e-3;
+  return 0.0;
+}
+
 std::vector<GroundReactionColumns> find_ground_reaction_columns(const OpenSimStorage& storage) {
   std::vector<Split> order;
   std::set<Split> seen;
@@ -171,7 +180,8 @@ std::vector<GroundReactionColumns> find_ground_reaction_columns(const OpenSimSto
   for (const Split& s : order) {
     GroundReactionColumns g{s.pre + force + s.mid + "v", s.pre + force + s.mid + "p", s.pre + "ground_torque_" + s.mid};
     const auto has = [&](const std::string& id) { return storage.index.count(id + "x") > 0; };
-    if (!has(g.torque) && has(s.pre + "ground_moment_" + s.mid)) g.torque = s.pre + "ground_moment_" + s.mid;
+    for (const std::string& moment : {s.pre + "ground_moment_" + s.mid, s.pre + "ground_moment_" + s.mid + "m"})
+      if (!has(g.torque) && has(moment)) g.torque = moment;
     out.push_back(g);
   }
   return out;

@@ -118,12 +118,29 @@ std::vector<PlateLayoutEntry> read_plate_layout(const std::string& path) {
 
 TrcPlatesReport attach_trc_force_plates(MocapRecording& trial, const std::string& grf_path,
                                         const std::vector<PlateLayoutEntry>& layout, const Matrix3& world_lab,
-                                        double cop_threshold_n) {
+                                        double cop_threshold_n, const std::string& length_unit) {
   TrcPlatesReport report;
   report.file = grf_path;
   const OpenSimStorage storage = read_opensim_storage(grf_path);
   const Eigen::Index rows = storage.time.size();
   if (rows < 2) fail(grf_path, "one row: a rate needs at least two");
+  const std::string header_line = grf_path + ": line " + std::to_string(storage.units_line);
+  const double header_m = storage.units.empty() ? 0.0 : metres_per_length_unit(storage.units);
+  if (!storage.units.empty() && header_m == 0.0)
+    fail(header_line, "units '" + storage.units + "' is not a length unit (m, cm or mm)");
+  double metres_per_unit = 1.0;
+  if (!length_unit.empty()) {
+    metres_per_unit = metres_per_length_unit(length_unit);
+    if (metres_per_unit == 0.0) fail(grf_path, "--plates-unit '" + length_unit + "' is not m or mm");
+    if (header_m != 0.0 && header_m != metres_per_unit)
+      fail(header_line, "the header says units " + storage.units + " but --plates-unit says " + length_unit);
+    report.length_unit = length_unit;
+    report.length_unit_from = "given";
+  } else if (header_m != 0.0) {
+    metres_per_unit = header_m;
+    report.length_unit = storage.units;
+    report.length_unit_from = "header";
+  }
 
   // Which columns are which plate: the layout's identifiers, or the file's plates in order.
   std::vector<GroundReactionColumns> columns;
@@ -138,7 +155,12 @@ TrcPlatesReport attach_trc_force_plates(MocapRecording& trial, const std::string
                          " (give each layout plate its `force`, `point`, `torque` identifiers to choose)");
   }
   std::vector<GroundReactionSeries> series;
-  for (const GroundReactionColumns& g : columns) series.push_back(plate_series(storage, g));
+  // Points to metres and torques to N m (N mm -> N m: the same factor).
+  for (const GroundReactionColumns& g : columns) {
+    series.push_back(plate_series(storage, g));
+    series.back().point *= metres_per_unit;
+    series.back().torque *= metres_per_unit;
+  }
 
   // The file's clock: its mean rate (a whole number of hertz, as plates sample, when that grid
   // fits the stamps as well), its stamps on that grid or interpolated onto it.
@@ -238,8 +260,14 @@ TrcPlatesReport attach_trc_force_plates(MocapRecording& trial, const std::string
     }
     if (loaded > 0 && 10 * loaded_outside > loaded)
       fail(where, std::to_string(loaded_outside) + " of " + std::to_string(loaded) +
-                      " loaded samples are applied at a point off the plate: are the file and the plate layout in "
-                      "the same frame (--up) and in metres?");
+                      " loaded samples are applied at a point off the plate: " +
+                      (report.length_unit_from == "default"
+                           ? std::string("are the file and the plate layout in the same frame (--up)? A file in "
+                                         "millimetres (points in mm, torques in N mm, as OpenSim's C3D export "
+                                         "writes them unconverted) says so with --plates-unit mm")
+                           : "its points were read in " + report.length_unit + " (" +
+                                 (report.length_unit_from == "given" ? "--plates-unit" : "its header") +
+                                 "): are the file and the plate layout in the same frame (--up)?"));
     report.columns.push_back(s.columns.force);
     report.points_outside_plate.push_back(outside);
     report.largest_force_without_point.push_back(largest);

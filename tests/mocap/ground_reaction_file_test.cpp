@@ -124,6 +124,32 @@ TEST(GroundReactionFile, MalformedFilesAreOneLineNamingTheFileAndLine) {
   expect_error("x\nendheader\n\v\ntime\tground_force_vx\n\f\n", "no data rows");
 }
 
+TEST(GroundReactionFile, KeepsTheHeadersUnitsAndReadsOsimC3dsMomentNames) {
+  // OpenSim 4's STO metadata line, and the older Storage `units` key (Storage::readHeader).
+  const std::string columns =
+      "time\tground_force_1_vx\tground_force_1_vy\tground_force_1_vz\tground_force_1_px\tground_force_1_py\t"
+      "ground_force_1_pz\tground_moment_1_mx\tground_moment_1_my\tground_moment_1_mz\n0\t1\t2\t3\t4\t5\t6\t7\t8\t9\n";
+  const OpenSimStorage a = parse_opensim_storage("grfs\nversion=1\nUnits=mm\nnRows=1\nendheader\n" + columns, "a.mot");
+  EXPECT_EQ(a.units, "mm");
+  EXPECT_EQ(a.units_line, 3u);
+  const OpenSimStorage b = parse_opensim_storage("grfs\nunits millimeters\nendheader\n" + columns, "b.mot");
+  EXPECT_EQ(b.units, "millimeters");
+  EXPECT_EQ(b.units_line, 2u);
+  EXPECT_EQ(parse_opensim_storage("grfs\nendheader\n" + columns, "c.mot").units, "");
+  // osimC3D.writeMOT (OpenSim's Matlab utility) names plate N's moment ground_moment_N_m{x,y,z}.
+  const std::vector<GroundReactionColumns> plates = find_ground_reaction_columns(a);
+  ASSERT_EQ(plates.size(), 1u);
+  EXPECT_EQ(plates[0].force, "ground_force_1_v");
+  EXPECT_EQ(plates[0].point, "ground_force_1_p");
+  EXPECT_EQ(plates[0].torque, "ground_moment_1_m");
+  EXPECT_DOUBLE_EQ(plate_series(a, plates[0]).torque(2, 0), 9.0);
+  EXPECT_EQ(metres_per_length_unit("MM"), 1e-3);
+  EXPECT_EQ(metres_per_length_unit("Millimeters"), 1e-3);
+  EXPECT_EQ(metres_per_length_unit("cm"), 1e-2);
+  EXPECT_EQ(metres_per_length_unit("meters"), 1.0);
+  EXPECT_EQ(metres_per_length_unit("Radians"), 0.0);
+}
+
 /// A one-marker TRC-like trial: 100 Hz, 10 frames from lab time 1.0 s.
 MocapRecording trial() {
   MocapRecording rec;
@@ -147,15 +173,17 @@ std::vector<PlateLayoutEntry> layout() {
 }
 
 /// A one-plate .mot: `rows` rows from `t0` every `period` (plus `jitter(k)`), the load of row k
-/// from `load(k)` = {force, point, torque}.
+/// from `load(k)` = {force, point, torque}; `header` lines between the name and endheader.
 std::string write_mot(
     const std::string& name, int rows, double t0, double period, const std::function<std::array<Vector3, 3>(int)>& load,
-    const std::function<double(int)>& jitter = [](int) { return 0.0; }) {
+    const std::function<double(int)>& jitter = [](int) { return 0.0; }, const std::string& header = "") {
   const std::string dir = test::fresh_dir("ground_reaction_file", "mot");
   fs::create_directories(dir);
   const std::string path = dir + "/" + name;
   std::ofstream out(path);
-  out << "g\nendheader\ntime\tground_force_vx\tground_force_vy\tground_force_vz\tground_force_px\tground_force_py\t"
+  out << "g\n"
+      << header
+      << "endheader\ntime\tground_force_vx\tground_force_vy\tground_force_vz\tground_force_px\tground_force_py\t"
          "ground_force_pz\tground_torque_x\tground_torque_y\tground_torque_z\n";
   out.precision(15);
   for (int k = 0; k < rows; ++k) {
@@ -239,12 +267,18 @@ TEST(TrcForcePlates, PrintedStampsJitterAndFramesThatDoNotFit) {
       EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
     }
   };
-  // Loaded samples at points off the plate: the file's frame or unit is not the layout's.
+  // Loaded samples at points off the plate: the file's frame or unit is not the layout's; a file
+  // that does not say its unit is pointed to --plates-unit.
   expect_error(write_mot("mm.mot", 200, 0.95, 1e-3,
                          [](int) {
                            return std::array<Vector3, 3>{Vector3(0, 0, 500.0), Vector3(1250, 250, 20), Vector3::Zero()};
                          }),
                layout(), "100 of 100 loaded samples are applied at a point off the plate");
+  expect_error(write_mot("mm.mot", 200, 0.95, 1e-3,
+                         [](int) {
+                           return std::array<Vector3, 3>{Vector3(0, 0, 500.0), Vector3(1250, 250, 20), Vector3::Zero()};
+                         }),
+               layout(), "--plates-unit mm");
   expect_error(write_mot("late.mot", 50, 5.0, 1e-3, steady), layout(), "does not overlap the trial's");
   std::vector<PlateLayoutEntry> two = layout();
   two.push_back(two.front());
@@ -268,6 +302,55 @@ TEST(TrcForcePlates, PrintedStampsJitterAndFramesThatDoNotFit) {
   std::vector<PlateLayoutEntry> wall = layout();
   wall.front().corners.row(2).swap(wall.front().corners.row(1));  // the plate in the x-z plane
   expect_error(write_mot("wall.mot", 200, 0.95, 1e-3, steady), wall, "is not horizontal in dynid's z-up world");
+}
+
+TEST(TrcForcePlates, MillimetreFilesReadAsTheirMetreTwins) {
+  // One load given in metres and N m, and the same in millimetres and N mm: points and torques x 1000.
+  const auto load = [](double unit) {
+    return [unit](int k) {
+      const double f = 400.0 + 3.0 * k;
+      return std::array<Vector3, 3>{Vector3(12.0 - 0.1 * k, -7.5, f), unit * Vector3(1.31 + 5e-4 * k, 0.12, 0.02),
+                                    unit * Vector3(0.4, -0.3, 2.0 + 0.01 * k)};
+    };
+  };
+  const auto attach = [](const std::string& path, const std::string& unit) {
+    MocapRecording rec = trial();
+    const TrcPlatesReport r = attach_trc_force_plates(rec, path, layout(), Matrix3::Identity(), 20.0, unit);
+    return std::pair{rec.analogs, r};
+  };
+  const auto [metres, metres_report] = attach(write_mot("m.mot", 200, 0.95, 1e-3, load(1.0)), "");
+  EXPECT_EQ(metres_report.length_unit_from, "default");
+  ASSERT_EQ(metres.cols(), 100);
+  const std::string mm = write_mot("mm.mot", 200, 0.95, 1e-3, load(1e3));
+  const auto [given, given_report] = attach(mm, "mm");
+  EXPECT_EQ(given_report.length_unit, "mm");
+  EXPECT_EQ(given_report.length_unit_from, "given");
+  EXPECT_LT((given - metres).cwiseAbs().maxCoeff(), 1e-9);
+  EXPECT_EQ(given_report.points_outside_plate.front(), 0);
+  // The header saying so (OpenSim's STO metadata), with or without the same unit given.
+  const std::string said = write_mot(
+      "said.mot", 200, 0.95, 1e-3, load(1e3), [](int) { return 0.0; }, "version=1\nUnits=mm\n");
+  const auto [header, header_report] = attach(said, "");
+  EXPECT_EQ(header_report.length_unit_from, "header");
+  EXPECT_LT((header - metres).cwiseAbs().maxCoeff(), 1e-9);
+  EXPECT_LT((attach(said, "mm").first - metres).cwiseAbs().maxCoeff(), 1e-9);
+  const auto expect_error = [](const std::string& path, const std::string& unit, const std::string& fragment) {
+    MocapRecording rec = trial();
+    try {
+      attach_trc_force_plates(rec, path, layout(), Matrix3::Identity(), 20.0, unit);
+      ADD_FAILURE() << "expected " << fragment;
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+      EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+    }
+  };
+  expect_error(said, "m", "said.mot: line 3: the header says units mm but --plates-unit says m");
+  expect_error(write_mot(
+                   "odd.mot", 200, 0.95, 1e-3, load(1.0), [](int) { return 0.0; }, "units=furlongs\n"),
+               "", "odd.mot: line 2: units 'furlongs' is not a length unit");
+  // A metre file read as millimetres: its points land 1.4 mm from the lab's origin, off the plate
+  // (centred at x = 1.25 m); the message names the unit it read them in.
+  expect_error(write_mot("m2.mot", 200, 0.95, 1e-3, load(1.0)), "mm", "its points were read in mm (--plates-unit)");
 }
 
 }  // namespace

@@ -197,18 +197,22 @@ def write_trc(path, stream):
 
 def test_a_lab_trial_where_the_data_set_is_expected(squat, tmp_path):
     """A TRC (or C3D) file as `data`: imported for the run as the command does (DatasetOrMocapFile);
-    a TRC holds markers only, so --source mocap stops at the missing force plates, with the command's
-    message naming the user's file, not the temporary data set."""
+    a TRC holds markers only, so --source mocap stops at the missing force plates, with a message
+    naming the user's file, not the temporary data set. The command refuses it before importing and
+    names its --plates option; Python, which has no plate files to take, stops where the plates are
+    read."""
     trc = tmp_path / "squat.trc"
     write_trc(trc, dynid.read_dataset(squat).read_stream("markers"))
     cli = run_cli("identify", "inertial", "kid_humanoid", trc, "--source", "mocap", "--sensors", "contact", "--quiet",
                   "--out", tmp_path / "cli", check=False)
     assert cli.returncode == 1
-    message = cli.stderr.strip().removeprefix("dynid: ")
-    assert "force plates" in message and str(trc) in message and "dynid-imported" not in message
+    command_message = cli.stderr.strip().removeprefix("dynid: ")
+    assert "force plates" in command_message and "--plates" in command_message
+    assert command_message.startswith(f"{trc}: ") and "dynid-imported" not in command_message
     with pytest.raises((RuntimeError, ValueError)) as e:
         dynid.identify_inertial("kid_humanoid", str(trc), source="mocap", sensors="contact")
-    assert str(e.value) == message
+    message = str(e.value)
+    assert "force plates" in message and str(trc) in message and "dynid-imported" not in message
     # Stage by stage: the imported data set lives as long as the problem; the plates are read by the
     # estimate, whose error names the trial too.
     before = set(Path(tempfile.gettempdir()).glob(f"dynid-imported-{os.getpid()}-*"))

@@ -40,6 +40,10 @@ struct C3dImportOptions {
   /// The vertical axis of the lab frame every file is in: "z" (kept) or "y" (OpenSim's; turned to
   /// dynid's z up, mocap/lab_up_axis.hpp).
   std::string up_axis = "z";
+  /// The length unit of the ground reaction files' points, "m" or "mm" (their torques are in N times
+  /// it: N m or N mm, as OpenSim's C3D export writes them); empty: what each file's header says
+  /// (`units` / `Units=`), else metres.
+  std::string plates_length_unit;
   /// The robot's own log(s) (`dynid import log`'s format, read with `robot_log_map`; needs `model`):
   /// one for every trial (a log running through the session), or one per trial, in order. Its
   /// encoders (and torques, velocities) join the data set on the trial's clock.
@@ -81,21 +85,29 @@ C3dImportResult import_c3d(const C3dImportOptions& options);
 /// file and the entry at fault.
 std::vector<std::pair<std::string, std::string>> read_marker_label_map(const std::string& path);
 
-/// A DATA argument that may be a motion-capture file: a C3D or TRC path is imported (import_c3d, no
-/// label map, checked against `model` when given) into a temporary data set that lives as long as
-/// this object; anything else is passed through as it is. What the identify commands use, so a lab's
-/// trial can be given where a data set is expected.
+/// A DATA argument that may be motion-capture files: one or more C3D or TRC trials are imported
+/// (import_c3d, no label map, checked against `model` when given) into a temporary data set that
+/// lives as long as this object; a data set directory is passed through as it is. What the identify
+/// commands use, so a lab's trials can be given where a data set is expected.
 class DatasetOrMocapFile {
  public:
+  /// One path; no force plate files (a TRC comes without plates).
   DatasetOrMocapFile(const std::string& path, const Model* model);
+  /// `paths`: one data set directory, or C3D/TRC trials, imported with `import`'s force plate options
+  /// (plate_files, plate_layout_path, up_axis, plates_length_unit, cop_threshold_n; its trials,
+  /// out_dir and model are set here). `plates_needed_by`: the command that reads the plates ("" if
+  /// none does), so a TRC without plate files is refused naming --plates. Throws one line: several
+  /// paths that are not all trials, plate options beside a data set directory, a TRC without plates.
+  DatasetOrMocapFile(const std::vector<std::string>& paths, const Model* model, const C3dImportOptions& import,
+                     const std::string& plates_needed_by);
   ~DatasetOrMocapFile();
   DatasetOrMocapFile(const DatasetOrMocapFile&) = delete;
   DatasetOrMocapFile& operator=(const DatasetOrMocapFile&) = delete;
   /// The data set directory to read.
   const std::string& path() const { return path_; }
-  /// Whether the path was a motion-capture file, imported.
+  /// Whether the paths were motion-capture files, imported.
   bool imported() const { return !temporary_.empty(); }
-  /// `message` with the temporary data set's path replaced by the file the user gave.
+  /// `message` with the temporary data set's path replaced by the file(s) the user gave.
   std::string in_user_terms(std::string message) const;
 
  private:

@@ -11,9 +11,11 @@
 //
 // Header forms read: OpenSim's (`nRows=`, `nColumns=`, `inDegrees=`, `version=`, `DataRate=` ...) and
 // the older SIMM one (`name`, `datacolumns`, `datarows`, `range`); the counts, where given, must
-// match the table. The wrench of a plate is whatever (force, point, torque) say: any point and any
-// torque give the same wrench, so files that put the point at a fixed origin and the whole moment
-// in the torque read the same as files with the COP and the free moment.
+// match the table. A `units` line (`Units=mm`, `units mm`) is kept for the reader to apply: the
+// columns above are in metres and N m unless it, or the user, says otherwise (trc_force_plates.hpp).
+// The wrench of a plate is whatever (force, point, torque) say: any point and any torque give the
+// same wrench, so files that put the point at a fixed origin and the whole moment in the torque read
+// the same as files with the COP and the free moment.
 
 #include <Eigen/Core>
 #include <map>
@@ -35,6 +37,10 @@ struct OpenSimStorage {
   Eigen::MatrixXd values;                     ///< rows x (names.size() - 1): the columns after time
   std::vector<std::size_t> lines;             ///< the 1-based file line of each row (for messages)
   std::map<std::string, Eigen::Index> index;  ///< column name -> index into `values` (time: -1)
+  /// The header's `units` line as written (OpenSim's `Units=mm` metadata, the older `units mm`), ""
+  /// when it has none; `units_line` its 1-based line.
+  std::string units;
+  std::size_t units_line = 0;
   /// Index into `values` of column `name`; throws "SOURCE: no column 'name'".
   Eigen::Index column(const std::string& name) const;
 };
@@ -45,9 +51,14 @@ struct OpenSimStorage {
 OpenSimStorage parse_opensim_storage(const std::string& text, const std::string& label);
 OpenSimStorage read_opensim_storage(const std::string& path);
 
+/// A length unit as headers spell it (OpenSim's Units: m, meters, cm, centimeters, mm, millimeters, any
+/// case) -> metres per unit; 0 when `text` is not one.
+double metres_per_length_unit(const std::string& text);
+
 /// The plates' identifiers found among the column names, in order of first appearance: every
 /// `PRE` `ground_force_` `MID` `v`{x,y,z} with its `PRE ground_force_ MID p` and
-/// `PRE ground_torque_ MID` (or `ground_moment_`) columns. Throws naming the file and the missing
+/// `PRE ground_torque_ MID` (or `ground_moment_ MID`, or `ground_moment_ MID m` as OpenSim's
+/// osimC3D.writeMOT names them: ground_moment_1_mx) columns. Throws naming the file and the missing
 /// column when a plate's force has no point or torque columns, or when there is no plate.
 std::vector<GroundReactionColumns> find_ground_reaction_columns(const OpenSimStorage& storage);
 

@@ -21,6 +21,11 @@
 // |F| times the distance from the centre). When more than a tenth of the loaded samples (normal
 // force above the COP threshold) have their point outside the plate, the file is in another frame or
 // unit than the corners and the import is refused.
+//
+// Units: forces in N; points in the file's length unit and torques in N times it (N m, or N mm as
+// OpenSim's C3D export writes a C3D's millimetres when not asked to convert). The unit is the one
+// given (`--plates-unit`), else the header's `units` line (OpenSim's `Units=mm` metadata or the
+// older `units mm`), else metres; a given unit and a header that disagree are refused.
 
 #include <optional>
 #include <string>
@@ -53,6 +58,8 @@ struct TrcPlatesReport {
   double largest_stamp_deviation_s = 0.0;           ///< of its stamps from the uniform grid
   bool resampled = false;                           ///< interpolated onto the grid (deviation > period / 4)
   long samples_kept = 0, samples_dropped = 0;       ///< within / outside the TRC's span
+  std::string length_unit = "m";                    ///< of the points (torques in N times it), as read
+  std::string length_unit_from = "default";         ///< "given", "header" or "default" (metres)
   std::vector<std::string> columns;                 ///< per plate: its force identifier in the file
   std::vector<long> points_outside_plate;           ///< per plate: samples whose moment was taken as T at the centre
   std::vector<double> largest_force_without_point;  ///< per plate: the largest |normal force| among them [N]
@@ -61,12 +68,13 @@ struct TrcPlatesReport {
 
 /// Gives `trial` (a TRC recording, markers already in dynid's world) the plates of the ground
 /// reaction file `grf_path` at the layout's corners, after turning the file's vectors and the
-/// corners by `world_lab` (lab_up_axis.hpp). Plates are matched to the layout by the entries'
+/// corners by `world_lab` (lab_up_axis.hpp). `length_unit`: the file's ("m", "mm"; "" for its
+/// header's, else metres). Plates are matched to the layout by the entries'
 /// identifiers or in order; their numbers must agree. Throws one line naming the file and what is
 /// wrong (no overlap with the trial, corners that are not a horizontal rectangle in z-up world,
 /// points off the plates).
 TrcPlatesReport attach_trc_force_plates(MocapRecording& trial, const std::string& grf_path,
                                         const std::vector<PlateLayoutEntry>& layout, const Matrix3& world_lab,
-                                        double cop_threshold_n);
+                                        double cop_threshold_n, const std::string& length_unit = "");
 
 }  // namespace dynid
