@@ -5,7 +5,8 @@
 //   [--plates GRF.mot --plate-layout LAYOUT [--plates-unit m|mm] [--up y]]
 //   [--validate DATA | --validate-split F | --validate-window FROM:TO|SEGMENT] [--lock JOINT=VALUE ...] [--consistent]
 //   [--prior WEIGHT] [--weighting sensors|residual]
-//   [--fixed-base] [--torque-offsets] [--torque-gains] [--friction viscous,coulomb,offset] [--armature]
+//   [--fixed-base] [--torque-offsets] [--torque-gains] [--ft-calibration [--ft-calibration-std F]] [--total-mass KG
+//   [--total-mass-std KG]] [--friction viscous,coulomb,offset] [--armature]
 //   [--friction-joint JOINT=TERMS ...]
 //   [--coulomb-smoothing-velocity RAD_S]
 //   [--fix-mass-com URDF]
@@ -105,6 +106,20 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
   cmd->add_flag("--torque-gains", o.torque_gains,
                 "Also estimate the gain of each joint torque sensor of the set, the contact wrenches fixing the scale "
                 "(summary.json torque_gains)");
+  cmd->add_flag("--ft-calibration", o.ft_calibration,
+                "Also estimate a calibration correction of each measured contact wrench's sensor (force and moment "
+                "3x3 blocks in the contact frame, prior --ft-calibration-std), best with --total-mass "
+                "(summary.json ft_calibration; docs/identification.md, \"F/T calibration and a weighed total mass\")");
+  cmd->add_option("--ft-calibration-std", o.ft_calibration_std,
+                  "With --ft-calibration: prior standard deviation of each correction entry (default 0.02: a six-axis "
+                  "sensor's accuracy class)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--total-mass", o.total_mass_kg,
+                  "The robot's total mass weighed on a scale [kg]: one more equation, the sum of the masses")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--total-mass-std", o.total_mass_std_kg,
+                  "With --total-mass: the scale's standard deviation [kg] (default 0.1 % of the mass)")
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("--fixed-base", o.fixed_base,
                 "The robot's root is fixed to the world (an arm); without a sidecar every joint's torque is taken "
                 "as measured");

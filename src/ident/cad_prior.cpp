@@ -95,9 +95,13 @@ void InformationBlockFold::close() {
   block_s_ *= 2.0;
 }
 
-CadPriorFit fit_with_cad_prior(const std::vector<InformationBlock>& blocks, const MatrixX& P, const VectorX& x0,
-                               int max_iterations, double initial_data_scale) {
+CadPriorFit fit_with_cad_prior(const std::vector<InformationBlock>& blocks, const MatrixX& prior_information,
+                               const VectorX& x0, int max_iterations, double initial_data_scale,
+                               const InformationBlock& exact) {
   if (blocks.size() < 2) throw std::runtime_error("the CAD prior's data weight needs at least 2 blocks of samples");
+  // An exact measurement (not scaled by c) enters every formula below as the prior does.
+  MatrixX P = prior_information;
+  if (exact.H.size() > 0) P += exact.H;
   const Eigen::Index p = P.rows();
   MatrixX H = MatrixX::Zero(p, p);
   VectorX g = VectorX::Zero(p);
@@ -107,7 +111,8 @@ CadPriorFit fit_with_cad_prior(const std::vector<InformationBlock>& blocks, cons
   }
   CadPriorFit fit;
   fit.data_scale = initial_data_scale > 0.0 ? initial_data_scale : 1.0;
-  const VectorX Px0 = P * x0;
+  VectorX Px0 = prior_information * x0;
+  if (exact.g.size() > 0) Px0 += exact.g;
   for (fit.iterations = 1; fit.iterations <= max_iterations; ++fit.iterations) {
     const double c = fit.data_scale;
     const Eigen::LDLT<MatrixX> posterior(H / c + P);
@@ -146,10 +151,10 @@ CadPriorFit fit_with_cad_prior(const std::vector<InformationBlock>& blocks, cons
   fit.prior_variance = VectorX::Constant(p, std::numeric_limits<double>::infinity());
   std::vector<Eigen::Index> with_prior;
   for (Eigen::Index i = 0; i < p; ++i)
-    if (P.row(i).cwiseAbs().maxCoeff() > 0.0) with_prior.push_back(i);
+    if (prior_information.row(i).cwiseAbs().maxCoeff() > 0.0) with_prior.push_back(i);
   MatrixX Pp(static_cast<Eigen::Index>(with_prior.size()), static_cast<Eigen::Index>(with_prior.size()));
   for (std::size_t a = 0; a < with_prior.size(); ++a)
-    for (std::size_t b = 0; b < with_prior.size(); ++b) Pp(a, b) = P(with_prior[a], with_prior[b]);
+    for (std::size_t b = 0; b < with_prior.size(); ++b) Pp(a, b) = prior_information(with_prior[a], with_prior[b]);
   const MatrixX prior_cov = Pp.ldlt().solve(MatrixX::Identity(Pp.rows(), Pp.cols()));
   for (std::size_t a = 0; a < with_prior.size(); ++a)
     fit.prior_variance[with_prior[a]] = prior_cov(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(a));
@@ -180,10 +185,14 @@ const char* to_string(CadParameterClass c) {
 
 namespace {
 
-// Prior information on [offsets; x] for standard deviations `scales` of the standard parameters.
-MatrixX prior_information_for(const MatrixX& K, const VectorX& scales, Eigen::Index num_offsets) {
+// Prior information on [offsets; x] for standard deviations `scales` of the standard parameters,
+// and `offset_information` on the offsets (empty: none).
+MatrixX prior_information_for(const MatrixX& K, const VectorX& scales, Eigen::Index num_offsets,
+                              const VectorX& offset_information) {
   const Eigen::Index nx = K.rows(), np = num_offsets + nx;
   MatrixX P = MatrixX::Zero(np, np);
+  if (offset_information.size() == num_offsets)
+    P.topLeftCorner(num_offsets, num_offsets) = offset_information.asDiagonal();
   const MatrixX covariance = K * scales.array().square().matrix().asDiagonal() * K.transpose();
   P.bottomRightCorner(nx, nx) = covariance.ldlt().solve(MatrixX::Identity(nx, nx));
   return P;
@@ -193,7 +202,8 @@ MatrixX prior_information_for(const MatrixX& K, const VectorX& scales, Eigen::In
 
 LearnedCadPrior fit_with_learned_cad_prior(const std::vector<InformationBlock>& blocks, const MatrixX& K,
                                            const VectorX& unit_scales, const VectorX& x_nominal,
-                                           Eigen::Index num_offsets, double initial_fraction, int max_iterations) {
+                                           Eigen::Index num_offsets, double initial_fraction, int max_iterations,
+                                           const VectorX& offset_information, const InformationBlock& exact) {
   const Eigen::Index nx = K.rows(), n = K.cols(), np = num_offsets + nx;
   VectorX x0 = VectorX::Zero(np);
   x0.tail(nx) = x_nominal;
@@ -205,8 +215,9 @@ LearnedCadPrior fit_with_learned_cad_prior(const std::vector<InformationBlock>& 
     out.scales.resize(n);
     for (Eigen::Index i = 0; i < n; ++i)
       out.scales[i] = out.fraction[static_cast<std::size_t>(cad_parameter_class(i))] * unit_scales[i];
-    out.prior_information = prior_information_for(K, out.scales, num_offsets);
-    out.fit = fit_with_cad_prior(blocks, out.prior_information, x0, 30, out.iterations > 1 ? out.fit.data_scale : 1.0);
+    out.prior_information = prior_information_for(K, out.scales, num_offsets, offset_information);
+    out.fit =
+        fit_with_cad_prior(blocks, out.prior_information, x0, 30, out.iterations > 1 ? out.fit.data_scale : 1.0, exact);
     // E-step: the prior coordinates given x are N(G (x - x_0), S - G K S), G = S K^T (K S K^T)^-1;
     // with x ~ N(x_hat, Sigma) their second moments are (G d)^2 + diag(S - G K S + G Sigma G^T).
     const VectorX S = out.scales.array().square();
@@ -242,8 +253,8 @@ LearnedCadPrior fit_with_learned_cad_prior(const std::vector<InformationBlock>& 
   out.iterations = std::min(out.iterations, max_iterations);
   for (Eigen::Index i = 0; i < n; ++i)
     out.scales[i] = out.fraction[static_cast<std::size_t>(cad_parameter_class(i))] * unit_scales[i];
-  out.prior_information = prior_information_for(K, out.scales, num_offsets);
-  out.fit = fit_with_cad_prior(blocks, out.prior_information, x0, 30, out.fit.data_scale);
+  out.prior_information = prior_information_for(K, out.scales, num_offsets, offset_information);
+  out.fit = fit_with_cad_prior(blocks, out.prior_information, x0, 30, out.fit.data_scale, exact);
   return out;
 }
 

@@ -15,6 +15,18 @@ IdentificationRows::IdentificationRows(const Model& model, const RobotSidecar& s
                                        SensorSet set, ForceNoise noise)
     : model_(model), base_(base), set_(std::move(set)), noise_(noise), data_(model), J_(6, model.nv) {
   for (const ContactSurface& c : sidecar.contacts) contacts_.push_back(model.frame_index(c.name));
+  // Each measured contact's F/T sensor (the one on its link that measures the external wrench): its
+  // placement in the contact frame, for the calibration columns; the contact frame itself without one.
+  for (int frame : set_.contact_frames) {
+    SE3 contact_from_sensor = SE3::Identity();
+    for (const ContactSurface& c : sidecar.contacts) {
+      if (c.name != model.frames[static_cast<std::size_t>(frame)].name) continue;
+      for (const ForceTorqueSensor& f : sidecar.ft_sensors)
+        if (f.link == c.link && f.measures == WrenchMeasured::External)
+          contact_from_sensor = c.placement.inverse() * f.placement;
+    }
+    sensor_in_contact_.push_back(contact_from_sensor);
+  }
   for (const MatrixX* sources : {&noise_.acceleration, &noise_.row_filtered_acceleration})
     if (sources->cols() > 0 && sources->rows() != model.nv)
       throw std::invalid_argument("acceleration noise sources have " + std::to_string(sources->rows()) +
@@ -81,6 +93,16 @@ void IdentificationRows::build(const MotionSample& s) {
   for (std::size_t c = 0; c < contacts_.size(); ++c) {
     const SE3 oMc = frame_placement(model_, data_, contacts_[c]);
     lambda[c] = oMc.act_inv(s.contact_wrenches[c]).to_vector();
+    if (!wrench_correction_.empty()) {
+      const auto measured = std::find(set_.contact_frames.begin(), set_.contact_frames.end(), contacts_[c]);
+      if (measured != set_.contact_frames.end()) {
+        const std::size_t m = static_cast<std::size_t>(measured - set_.contact_frames.begin());
+        const SE3& cMs = sensor_in_contact_[m];
+        const Force w_s = cMs.act_inv(Force(lambda[c].head<3>(), lambda[c].tail<3>()));
+        lambda[c] = cMs.act(Force(wrench_correction_[m].first * w_s.linear, wrench_correction_[m].second * w_s.angular))
+                        .to_vector();
+      }
+    }
     frame_jacobian(model_, data_, contacts_[c], ReferenceFrame::Local, J_);
     f_.noalias() += J_.transpose() * lambda[c];
   }
@@ -124,6 +146,41 @@ void IdentificationRows::build(const MotionSample& s) {
         p.projector.col(model_.bodies[static_cast<std::size_t>(set_.torque_joints[k])].idx_v);
   A_ = base_regressor(base_, PY_);
   b_.noalias() = PA * fm;
+  if (wrench_calibration_) {
+    C_.setZero(PA.rows(), 18 * static_cast<Eigen::Index>(set_.contact_frames.size()));
+    static const char* const kAxes[6] = {"fx", "fy", "fz", "tx", "ty", "tz"};
+    for (std::size_t c = 0; c < set_.contact_frames.size(); ++c) {
+      const std::string& frame = model_.frames[static_cast<std::size_t>(set_.contact_frames[c])].name;
+      Eigen::Index index[6];
+      for (int a = 0; a < 6; ++a) {
+        const auto it = std::find(p.measured_names.begin(), p.measured_names.end(), frame + "." + kAxes[a]);
+        if (it == p.measured_names.end())
+          throw std::runtime_error("wrench calibration: contact '" + frame + "' has no measured " + kAxes[a]);
+        index[a] = static_cast<Eigen::Index>(it - p.measured_names.begin());
+      }
+      // In the sensor's frame: its reading w_s = (f_s, n_s) corrected by E's blocks, the change
+      // carried back to the contact frame (a force correction also moves the moment about the
+      // contact frame's origin).
+      MatrixX PAc(PA.rows(), 6);
+      Vector6 w_c;
+      for (int a = 0; a < 6; ++a) {
+        PAc.col(a) = PA.col(index[a]);
+        w_c[a] = fm[index[a]];
+      }
+      const SE3& cMs = sensor_in_contact_[c];
+      const Force w_s = cMs.act_inv(Force(w_c.head<3>(), w_c.tail<3>()));
+      for (int block = 0; block < 2; ++block)
+        for (int i = 0; i < 3; ++i) {
+          const Vector3 e = Vector3::Unit(i);
+          const Vector6 change =
+              cMs.act(block == 0 ? Force(e, Vector3::Zero()) : Force(Vector3::Zero(), e)).to_vector();
+          const VectorX column = PAc * change;
+          const Vector3& reading = block == 0 ? w_s.linear : w_s.angular;
+          for (int j = 0; j < 3; ++j)
+            C_.col(18 * static_cast<Eigen::Index>(c) + 9 * block + 3 * i + j) = column * reading[j];
+        }
+    }
+  }
   row_variance_.noalias() = PA.array().square().matrix() * sigma.array().square().matrix();
   structure_weights_ = (row_variance_.array() + 1e-300).inverse().matrix();
   // Noise in the accelerations the data path derived (a gyro differentiated, an accelerometer

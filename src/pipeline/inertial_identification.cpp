@@ -388,6 +388,48 @@ void add_torque_gain_unknowns(InertialProblem& p) {
   p.num_offsets += p.num_torque_gains;
 }
 
+/// The contact wrench calibration unknowns of `--ft-calibration`, after friction: 18 per measured
+/// contact (IdentificationRows::wrench_calibration_columns), named "ft_calibration.CONTACT.force.ROWCOL"
+/// / ".moment.ROWCOL" (rows and columns x, y, z). They need the CAD prior, which gives them theirs.
+void add_wrench_calibration_unknowns(InertialProblem& p) {
+  const InertialIdentificationOptions& o = p.options;
+  if (!o.ft_calibration) return;
+  if (p.set.contact_frames.empty())
+    throw std::invalid_argument("--ft-calibration: sensor set '" + o.sensors + "' measures no contact wrench");
+  if (!p.cad_prior)
+    throw std::invalid_argument(
+        "--ft-calibration needs the CAD prior (--prior auto, the default): it gives the corrections their prior");
+  if (p.fixed_part) throw std::invalid_argument("--ft-calibration with --fix-mass-com: not yet");
+  if (!p.friction.empty()) throw std::invalid_argument("--ft-calibration with --friction or --armature: not yet");
+  if (!(o.ft_calibration_std > 0.0))
+    throw std::invalid_argument("--ft-calibration-std must be positive (a fraction, e.g. 0.02)");
+  static const char* const kAxes[3] = {"x", "y", "z"};
+  for (int frame : p.set.contact_frames)
+    for (const char* block : {"force", "moment"})
+      for (const char* row : kAxes)
+        for (const char* col : kAxes)
+          p.unknown_names.push_back("ft_calibration." + p.model.frames[static_cast<std::size_t>(frame)].name + "." +
+                                    block + "." + row + col);
+  p.num_wrench_calibration = 18 * static_cast<int>(p.set.contact_frames.size());
+  p.num_offsets += p.num_wrench_calibration;
+}
+
+/// The weighed total mass as a row r on the base parameters, r x = sum of the masses for every
+/// model with these base parameters (r K = the masses' selector), or an error when the sensor
+/// set's base parameters do not determine the total mass.
+VectorX total_mass_row(const InertialProblem& p) {
+  const MatrixX& K = p.base.K;
+  VectorX masses = VectorX::Zero(K.cols());
+  for (Eigen::Index i = 0; i < K.cols(); i += 10) masses[i] = 1.0;
+  const VectorX r = K.transpose().colPivHouseholderQr().solve(masses);
+  if ((K.transpose() * r - masses).norm() > 1e-9 * std::sqrt(static_cast<double>(K.cols() / 10)))
+    throw std::invalid_argument("--total-mass: sensor set '" + p.options.sensors +
+                                "' does not determine the total mass (no base parameter is the sum of the masses)");
+  VectorX row = VectorX::Zero(p.num_offsets + K.rows());
+  row.tail(K.rows()) = r;
+  return row;
+}
+
 /// The joint friction and drive unknowns of `--friction` / `--armature`, after the torque sensors' offsets and gains:
 /// one per joint with a torque sensor in the set and term, except the terms whose column the base
 /// parameters already have (found at random states: an armature grouped with a link inertia), which
@@ -660,7 +702,17 @@ InertialProblem prepare_inertial_identification(const InertialIdentificationOpti
   p.num_torque_offsets = p.num_offsets;
   add_torque_gain_unknowns(p);
   add_friction_unknowns(p);
+  add_wrench_calibration_unknowns(p);
   p.unknown_names.insert(p.unknown_names.end(), names.begin(), names.end());
+  if (o.total_mass_kg != 0.0) {
+    if (!(o.total_mass_kg > 0.0) || !std::isfinite(o.total_mass_kg))
+      throw std::invalid_argument("--total-mass must be a positive mass in kg");
+    if (o.total_mass_std_kg < 0.0 || !std::isfinite(o.total_mass_std_kg))
+      throw std::invalid_argument("--total-mass-std must be a mass in kg, 0 or more");
+    if (p.fixed_part) throw std::invalid_argument("--total-mass with --fix-mass-com: the masses are kept there");
+    if (o.weighting == "residual") throw std::invalid_argument("--total-mass with --weighting residual: not yet");
+    p.total_mass_row = total_mass_row(p);
+  }
   if (p.cad_prior) {
     // N(0, D) on the prior coordinates' change dp, pi = pi_0 + J dp; on base parameters
     // N(K pi_0, K J D J^T K^T). Two-phase mode keeps masses and COMs: its prior is on the others.
@@ -671,6 +723,10 @@ InertialProblem prepare_inertial_identification(const InertialIdentificationOpti
     p.prior_information = MatrixX::Zero(np, np);
     p.prior_mean = VectorX::Zero(np);
     p.prior_mean.tail(nx) = p.x_nominal;
+    for (int k = 0; k < p.num_wrench_calibration; ++k) {
+      const int i = p.first_wrench_calibration_unknown() + k;
+      p.prior_information(i, i) = 1.0 / (o.ft_calibration_std * o.ft_calibration_std);
+    }
     if (p.fixed_part) {
       for (int k = 0; k < nx; ++k) {
         const double sd = p.cad_scales[p.free_params[static_cast<std::size_t>(k)]];
@@ -758,6 +814,7 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
   const ForceNoise train_noise = train->noise();
   IdentificationRows rows(model, sidecar, p.base, p.set, train_noise);
   rows.set_support(model, sidecar, p.train_set.segments);
+  rows.set_wrench_calibration(p.num_wrench_calibration > 0);
   const bool residual_weighting = o.weighting == "residual";
   // The CAD prior's weight comes from the scores of contiguous blocks of samples (not with residual
   // weighting: that already puts each equation group in units of its own residual).
@@ -841,6 +898,10 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
             joint_friction_regressor(u.term, s.v[u.velocity_index], s.a[u.velocity_index],
                                      p.friction_terms.coulomb_smoothing_velocity);
       }
+      // f = (I + E) f_m: the equations P Y pi - sum E_ij col_ij = P A_m f_m.
+      if (p.num_wrench_calibration > 0)
+        A_all.middleCols(p.first_wrench_calibration_unknown(), p.num_wrench_calibration) =
+            -rows.wrench_calibration_columns();
       if (p.fixed_part) {
         const MatrixX& PY = rows.projected_regressor();
         for (int k = 0; k < nx; ++k) A_all.col(n_off + k) = PY.col(p.free_params[static_cast<std::size_t>(k)]);
@@ -873,6 +934,20 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
   }
   if (e.samples == 0) throw std::runtime_error(o.data + ": no training samples");
   if (cad_blocks) blocks.finish();
+  // The weighed total mass: one equation, sum of the masses = M, weighted by the scale's accuracy.
+  // With the CAD prior it stays out of the data's blocks: the data's scale c describes the data
+  // path's errors, not the scale's.
+  InformationBlock weighed;
+  const double sd = o.total_mass_std_kg > 0.0 ? o.total_mass_std_kg : 1e-3 * o.total_mass_kg;
+  if (p.total_mass_row.size() > 0) {
+    if (cad_blocks) {
+      weighed.H = p.total_mass_row * p.total_mass_row.transpose() / (sd * sd);
+      weighed.g = p.total_mass_row * (o.total_mass_kg / (sd * sd));
+    } else {
+      ls.add(p.total_mass_row.transpose(), VectorX::Constant(1, o.total_mass_kg),
+             VectorX::Constant(1, 1.0 / (sd * sd)));
+    }
+  }
   const double prior = p.fixed_part ? std::max(p.prior, 1e-6) : p.prior;
   auto add_prior = [&](StreamingLeastSquares& data) {
     if (p.cad_prior) {
@@ -929,15 +1004,15 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
       information[b].H -= eiv_bias * (static_cast<double>(blocks.samples()[b]) / static_cast<double>(folded));
     if (o.learn_cad_prior_scale && !p.fixed_part) {
       report_progress(o, 0.67, "CAD prior: its scale per class of parameter from the data");
-      LearnedCadPrior learned = fit_with_learned_cad_prior(information, p.base.K * p.cad_jacobian,
-                                                           cad_parameter_scales(model, 1.0, p.cad_coordinates),
-                                                           p.x_nominal, p.num_offsets, o.cad_prior_fraction);
+      LearnedCadPrior learned = fit_with_learned_cad_prior(
+          information, p.base.K * p.cad_jacobian, cad_parameter_scales(model, 1.0, p.cad_coordinates), p.x_nominal,
+          p.num_offsets, o.cad_prior_fraction, 200, p.prior_information.diagonal().head(p.num_offsets), weighed);
       e.cad_prior = std::move(learned.fit);
       e.cad_scales = std::move(learned.scales);
       e.prior_information = std::move(learned.prior_information);
       e.cad_prior_fractions = learned.fraction;
     } else {
-      e.cad_prior = fit_with_cad_prior(information, p.prior_information, p.prior_mean);
+      e.cad_prior = fit_with_cad_prior(information, p.prior_information, p.prior_mean, 30, 1.0, weighed);
       e.cad_scales = p.cad_scales;
       e.prior_information = p.prior_information;
     }
@@ -947,15 +1022,21 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
     const MatrixX& R = ls.information_factor();
     const VectorX z = ls.factor_rhs();
     const MatrixX U = information_rows(e.prior_information);
-    MatrixX stacked(2 * np, np);
-    stacked << R / std::sqrt(c), U;
-    VectorX rhs(2 * np);
-    rhs << z / std::sqrt(c), U * p.prior_mean;
+    const bool has_weighed = weighed.H.size() > 0;
+    MatrixX stacked(2 * np + (has_weighed ? 1 : 0), np);
+    VectorX rhs(stacked.rows());
+    if (has_weighed) {
+      stacked << R / std::sqrt(c), U, p.total_mass_row.transpose() / sd;
+      rhs << z / std::sqrt(c), U * p.prior_mean, o.total_mass_kg / sd;
+    } else {
+      stacked << R / std::sqrt(c), U;
+      rhs << z / std::sqrt(c), U * p.prior_mean;
+    }
     const Eigen::HouseholderQR<MatrixX> qr(stacked);
     const VectorX qtb = qr.householderQ().transpose() * rhs;
     e.information_factor = qr.matrixQR().topRows(np).triangularView<Eigen::Upper>();
     e.factor_rhs = qtb.head(np);
-    e.residual_sum_of_squares = ls.residual_sum_of_squares() / c + qtb.tail(np).squaredNorm();
+    e.residual_sum_of_squares = ls.residual_sum_of_squares() / c + qtb.tail(stacked.rows() - np).squaredNorm();
     if (errors_in_variables) {
       // The same factor of the corrected information: F^T F = R^T R / c + U^T U - bias / c.
       const MatrixX H = e.information_factor.transpose() * e.information_factor - eiv_bias / c;
@@ -1002,6 +1083,9 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
   r.prior = p.prior;
   r.base_nominal = p.base_nominal;
   r.nominal_total_mass = model.total_mass();
+  r.total_mass_kg = o.total_mass_kg;
+  r.total_mass_std_kg =
+      o.total_mass_kg > 0.0 ? (o.total_mass_std_kg > 0.0 ? o.total_mass_std_kg : 1e-3 * o.total_mass_kg) : 0.0;
   r.source_description = e.source_description;
   r.validation_data = validation_data_text(p.options);
   r.samples = e.samples;
@@ -1155,6 +1239,19 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
       r.torque_gains.push_back({model.bodies[static_cast<std::size_t>(b)].joint_name,
                                 model.bodies[static_cast<std::size_t>(b)].idx_v, g, g * g * sol.standard_deviation[i]});
     }
+    for (std::size_t c = 0; c < p.set.contact_frames.size() && p.num_wrench_calibration > 0; ++c) {
+      InertialIdentificationResult::WrenchCalibration w;
+      w.contact = model.frames[static_cast<std::size_t>(p.set.contact_frames[c])].name;
+      const Eigen::Index first = p.first_wrench_calibration_unknown() + 18 * static_cast<Eigen::Index>(c);
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+          w.force(i, j) += offsets[first + 3 * i + j];
+          w.moment(i, j) += offsets[first + 9 + 3 * i + j];
+          w.force_std(i, j) = sol.standard_deviation[first + 3 * i + j];
+          w.moment_std(i, j) = sol.standard_deviation[first + 9 + 3 * i + j];
+        }
+      r.ft_calibration.push_back(w);
+    }
   }
   if (!p.friction.empty() && !p.fixed_part) {
     // The fit without the friction columns: the folded problem ||R x - z||^2 with those columns
@@ -1277,6 +1374,14 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
   auto validation = open_motion_source(p, true);
   IdentificationRows vrows(model, sidecar, p.base, p.set, validation->noise());
   vrows.set_support(model, sidecar, p.validation_set.segments);
+  // The F/T sensors read as the fit calibrated them: a property of the sensors, so every model's
+  // prediction is compared with the same corrected wrenches.
+  if (!r.ft_calibration.empty()) {
+    std::vector<std::pair<Matrix3, Matrix3>> correction;
+    for (const InertialIdentificationResult::WrenchCalibration& w : r.ft_calibration)
+      correction.emplace_back(w.force, w.moment);
+    vrows.set_wrench_correction(std::move(correction));
+  }
   RmsAccumulator acc_nominal, acc_identified, acc_truth, acc_without_friction;
   // Standard parameters with the base parameters of the fit without friction (any such vector
   // predicts the same generalized forces).
@@ -1551,6 +1656,24 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
     for (const TorqueGain& t : r.torque_gains) gains.push_back({{"joint", t.joint}, {"gain", t.value}, {"std", t.std}});
     j["torque_gains"] = gains;
   }
+  if (!r.ft_calibration.empty()) {
+    auto rows_of = [](const Matrix3& m) {
+      json rows = json::array();
+      for (int i = 0; i < 3; ++i) rows.push_back({m(i, 0), m(i, 1), m(i, 2)});
+      return rows;
+    };
+    json calibration = json::object();
+    for (const InertialIdentificationResult::WrenchCalibration& w : r.ft_calibration)
+      calibration[w.contact] = {{"force_matrix", rows_of(w.force)},
+                                {"moment_matrix", rows_of(w.moment)},
+                                {"force_std", rows_of(w.force_std)},
+                                {"moment_std", rows_of(w.moment_std)}};
+    j["ft_calibration"] = {{"frame", "sensor"},
+                           {"meaning", "the wrench in the F/T sensor's frame is the matrix times its reading"},
+                           {"prior_std", o.ft_calibration_std},
+                           {"contacts", calibration}};
+  }
+  if (r.total_mass_kg > 0.0) j["total_mass_weighed"] = {{"kg", r.total_mass_kg}, {"std_kg", r.total_mass_std_kg}};
   if (!r.friction.empty()) {
     json friction = json::object();
     for (const JointFrictionTerm& f : r.friction) {

@@ -107,8 +107,11 @@ struct CadPriorFit {
 /// unknowns without a prior, e.g. sensor offsets, which the data must then determine), `x0` its
 /// mean. Throws std::runtime_error when H / c + P is singular (an unknown neither the data nor the
 /// prior determine) or there are fewer than 2 blocks.
+/// `exact`: information from a measurement whose error the data's scale c does not describe (a
+/// weighed total mass): added to the data's as it is, not divided by c (empty: none).
 CadPriorFit fit_with_cad_prior(const std::vector<InformationBlock>& blocks, const MatrixX& P, const VectorX& x0,
-                               int max_iterations = 30, double initial_data_scale = 1.0);
+                               int max_iterations = 30, double initial_data_scale = 1.0,
+                               const InformationBlock& exact = {});
 
 /// The four classes of standard parameter whose CAD error scale the data can tell apart: a CAD model
 /// misses point-like masses (cables, screws, electronics), which move masses by tens of percent,
@@ -139,10 +142,13 @@ struct LearnedCadPrior {
   int iterations = 0;
   bool converged = false;
 };
+/// `offset_information`: a prior information (1 / variance) per offset, mean 0 (empty: none; 0 for
+/// an offset without prior).
 LearnedCadPrior fit_with_learned_cad_prior(const std::vector<InformationBlock>& blocks, const MatrixX& K,
                                            const VectorX& unit_scales, const VectorX& x_nominal,
                                            Eigen::Index num_offsets, double initial_fraction = 0.3,
-                                           int max_iterations = 200);
+                                           int max_iterations = 200, const VectorX& offset_information = {},
+                                           const InformationBlock& exact = {});
 
 /// Share of a parameter's prior variance the data removed: 1 - posterior / prior (0: kept at CAD,
 /// 1: determined by the motion). 1 for unknowns without a prior.

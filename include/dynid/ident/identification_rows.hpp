@@ -65,6 +65,21 @@ class IdentificationRows {
   const MatrixX& torque_offset_columns() const { return T_; }
   /// Measured generalized forces f (nv): base wrench rows, then joint torques (NaN where unmeasured).
   const VectorX& generalized_forces() const { return f_; }
+  /// The columns of a calibration correction of each measured contact wrench (off by default):
+  /// a sensor that reads f_m = C f has f = (I + E) f_m with E small, so its part of the measured
+  /// side P A_m f_m misses P A_m E f_m, which is linear in E: one column P A_m e_i f_m,j per entry
+  /// E_ij within the force block (i, j in fx fy fz) and within the moment block (tx ty tz) of each
+  /// contact in the set's order, 18 per contact (force rows i-major, then moment), in the frame of
+  /// the contact's F/T sensor (the sidecar's sensor on the contact's link that measures the external
+  /// wrench; the contact frame when there is none). The equations become P Y pi - sum E_ij col_ij = P A_m f_m.
+  void set_wrench_calibration(bool on) { wrench_calibration_ = on; }
+  /// Reads each measured contact's wrench through a known calibration of its F/T sensor (the
+  /// sensor-frame force and moment matrices, per contact in the set's order, as identified above):
+  /// validation data read by the identified calibration. Empty: as measured.
+  void set_wrench_correction(std::vector<std::pair<Matrix3, Matrix3>> correction) {
+    wrench_correction_ = std::move(correction);
+  }
+  const MatrixX& wrench_calibration_columns() const { return C_; }
 
  private:
   const Model& model_;
@@ -81,7 +96,10 @@ class IdentificationRows {
   bool fixed_projection_ = true;
   Data data_;
   Matrix6X J_;
-  MatrixX Y_, PY_, A_, T_, PM_, projector_;
+  MatrixX Y_, PY_, A_, T_, PM_, projector_, C_;
+  bool wrench_calibration_ = false;
+  std::vector<std::pair<Matrix3, Matrix3>> wrench_correction_;
+  std::vector<SE3> sensor_in_contact_;  ///< per measured contact: its F/T sensor's frame in the contact frame
   VectorX q_;
   std::vector<MatrixX> noise_rows_;
   bool row_filtered_ = false;  ///< the last sample's rows are what the parallel filter takes

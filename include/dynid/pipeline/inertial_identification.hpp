@@ -88,6 +88,17 @@ struct InertialIdentificationOptions {
   /// joint torque): needs measured contact wrenches, which fix the scale the gains share with the
   /// inertial parameters (docs/identification.md, "Joint torque sensor gains").
   bool torque_gains = false;
+  /// Also estimate a calibration correction of each measured contact wrench's sensor: f = (I + E) f_m
+  /// with E's force block (3 x 3) and moment block (3 x 3) in the sensor's frame, each entry under a
+  /// prior N(0, ft_calibration_std^2) (a six-axis sensor's accuracy class). Needs the CAD prior.
+  /// Their common scale and the masses read the same data: give `total_mass_kg` (docs/identification.md,
+  /// "F/T calibration and a weighed total mass").
+  bool ft_calibration = false;
+  double ft_calibration_std = 0.02;
+  /// The robot's total mass weighed on a scale [kg] (0: not given), with its standard deviation
+  /// [kg] (0: 0.1 % of it): one more equation, sum of the masses = total_mass_kg.
+  double total_mass_kg = 0.0;
+  double total_mass_std_kg = 0.0;
   /// Joint friction and drive unknowns per joint with a torque sensor in the set
   /// (ident/joint_friction.hpp): `friction` "viscous,coulomb,offset" (any subset of viscous,
   /// coulomb, coulomb-asymmetric, offset, armature; empty: none), `armature` the reflected rotor
@@ -245,7 +256,16 @@ struct InertialIdentificationResult {
   std::vector<std::string> input_warnings;
   std::vector<TorqueOffset> torque_offsets;  ///< with `torque_offsets`
   std::vector<TorqueGain> torque_gains;      ///< with `torque_gains`
-  std::vector<JointFrictionTerm> friction;   ///< with `friction` / `armature`
+  /// With `ft_calibration`: per measured contact, its F/T sensor's corrections f = (I + E) f_m in the
+  /// sensor's frame as matrices I + E (force, moment; rows) and each entry's standard deviation.
+  struct WrenchCalibration {
+    std::string contact;
+    Matrix3 force = Matrix3::Identity(), moment = Matrix3::Identity();
+    Matrix3 force_std = Matrix3::Zero(), moment_std = Matrix3::Zero();
+  };
+  std::vector<WrenchCalibration> ft_calibration;
+  double total_mass_kg = 0.0, total_mass_std_kg = 0.0;  ///< as weighed (0: not given)
+  std::vector<JointFrictionTerm> friction;              ///< with `friction` / `armature`
   /// With a truth model whose sidecar has the friction: max over the estimated terms of
   /// |identified - truth| / max(|truth|, 1 % of the largest truth of the same term).
   std::optional<double> friction_max_rel_error;
@@ -332,6 +352,11 @@ struct InertialProblem {
   int num_torque_offsets = 0;
   int num_torque_gains = 0;
   int first_friction_unknown() const { return num_torque_offsets + num_torque_gains; }
+  /// The contact wrench calibration unknowns (`ft_calibration`), 18 per measured contact, after friction.
+  int num_wrench_calibration = 0;
+  int first_wrench_calibration_unknown() const { return num_offsets - num_wrench_calibration; }
+  /// The weighed total mass as a row on the unknowns (zero on the offsets), when given.
+  VectorX total_mass_row;
   /// Joint friction and drive unknowns (after the torque offsets), and the terms grouped with the
   /// base parameters (FrictionGrouping), each with its coefficients on the base parameters.
   JointFrictionTerms friction_terms;
