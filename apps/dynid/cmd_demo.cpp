@@ -66,6 +66,15 @@ void inertial_stage(const DemoArgs& args) {
   std::cout << "  base moment RMS [N m] " << std::setw(9) << format_fixed(r.nominal_rms.moment, 3) << std::setw(13)
             << format_fixed(r.identified_rms.moment, 3) << std::setw(7) << truth(&ValidationRms::moment) << "\n";
   std::cout << "  physically consistent: " << (r.physically_consistent ? "yes, every link" : "no") << "\n";
+  if (!r.ft_calibration.empty()) {
+    // The F/T sensors as the fit calibrated them (force gains, the diagonal of each correction).
+    std::cout << "  F/T force gains, calibrated with the model (weighed total mass " << format_fixed(r.total_mass_kg, 3)
+              << " kg):";
+    for (const InertialIdentificationResult::WrenchCalibration& w : r.ft_calibration)
+      std::cout << " " << w.contact << " " << format_fixed(w.force(0, 0), 4) << " " << format_fixed(w.force(1, 1), 4)
+                << " " << format_fixed(w.force(2, 2), 4);
+    std::cout << "\n";
+  }
   // Parameter by parameter: how far the identified model is from the truth, relative to CAD's error.
   if (!r.parameter_error_vs_nominal.empty()) {
     std::cout << "  error vs CAD's (median |identified - true| / median |CAD - true| per class; < 1 is better):\n   ";

@@ -5,6 +5,7 @@
 
 #include "dynid/core/number_format.hpp"
 #include "dynid/model/robot.hpp"
+#include "dynid/model/urdf_reader.hpp"
 #include "dynid/sim/perturbations.hpp"
 
 namespace dynid {
@@ -80,10 +81,20 @@ InertialDemo run_inertial_demo(const DemoOptions& o) {
   options.out_dir = o.out_dir + "/kid_inertial";
   // The lab's devices on their own clocks: align them to the encoders, as a user must.
   options.align_time = perturbation_enabled(o.perturbations, "time");
+  // Miscalibrated F/T sensors: calibrate them with the model, the scale fixed by the robot weighed on
+  // a scale (the simulated scale reads the true robot's mass; its 0.1 % is the default std).
+  if (perturbation_enabled(o.perturbations, "ft")) {
+    UrdfReadOptions read;
+    read.floating_base = true;
+    options.ft_calibration = true;
+    options.total_mass_kg = read_urdf_file(options.truth_urdf, read).total_mass();
+  }
   announce(o, "identify inertial kid_humanoid " + options.data +
                   " --sensors contact --consistent --cutoff 20 --parallel-filter 3 --prior-frame com" +
-                  (options.align_time ? " --align-time" : "") + " --validate " + options.validate + " -> " +
-                  options.out_dir);
+                  (options.align_time ? " --align-time" : "") +
+                  (options.ft_calibration ? " --ft-calibration --total-mass " + format_fixed(options.total_mass_kg, 3)
+                                          : std::string()) +
+                  " --validate " + options.validate + " -> " + options.out_dir);
   options.progress = progress(o);
   demo.identification = run_inertial_identification(options);
   demo.report = std::filesystem::absolute(options.out_dir + "/report.html").string();

@@ -256,6 +256,34 @@ void write_identification_report(const InertialIdentificationResult& r, const st
       gains.rows.push_back({g.joint, number(g.value, "%.5f"), number(g.std, "%.2g")});
     report.table(gains);
   }
+  if (!r.ft_calibration.empty()) {
+    report.heading("F/T sensor calibration");
+    ReportTable cal;
+    report.paragraph(
+        "Estimated with the inertial parameters: the wrench in each F/T sensor's frame is the matrix times its "
+        "reading, each entry with its standard deviation; the prior allows " +
+        number(r.ft_calibration_prior_std, "%.2g") + " per entry" +
+        (r.total_mass_kg > 0.0
+             ? ", and the weighed total mass of " + number(r.total_mass_kg, "%.3f") + " kg (std " +
+                   number(r.total_mass_std_kg, "%.2g") + " kg) fixes the scale the corrections share with the masses"
+             : ": without a weighed total mass their common scale and the masses are told apart "
+               "by the prior alone (give --total-mass)") +
+        ". The validation reads the held-out sensors through these corrections. An entry whose standard deviation "
+        "is near the prior's is one the motion does not determine.");
+    cal.caption = "Calibration of each F/T sensor (rows x, y, z of force and moment)";
+    cal.header = {"sensor (contact)", "block", "row", "x", "y", "z"};
+    for (const InertialIdentificationResult::WrenchCalibration& w : r.ft_calibration)
+      for (int block = 0; block < 2; ++block)
+        for (int i = 0; i < 3; ++i) {
+          const Matrix3& m = block == 0 ? w.force : w.moment;
+          const Matrix3& sd = block == 0 ? w.force_std : w.moment_std;
+          std::vector<std::string> row = {i == 0 && block == 0 ? w.sensor + " (" + w.contact + ")" : "",
+                                          i == 0 ? (block == 0 ? "force" : "moment") : "", std::string(1, "xyz"[i])};
+          for (int j = 0; j < 3; ++j) row.push_back(number(m(i, j), "%.4f") + " ± " + number(sd(i, j), "%.1g"));
+          cal.rows.push_back(row);
+        }
+    report.table(cal);
+  }
   if (!r.friction.empty()) {
     report.heading("Joint friction and armature");
     ReportTable fr;

@@ -1084,6 +1084,7 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
   r.base_nominal = p.base_nominal;
   r.nominal_total_mass = model.total_mass();
   r.total_mass_kg = o.total_mass_kg;
+  r.ft_calibration_prior_std = o.ft_calibration ? o.ft_calibration_std : 0.0;
   r.total_mass_std_kg =
       o.total_mass_kg > 0.0 ? (o.total_mass_std_kg > 0.0 ? o.total_mass_std_kg : 1e-3 * o.total_mass_kg) : 0.0;
   r.source_description = e.source_description;
@@ -1242,6 +1243,11 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
     for (std::size_t c = 0; c < p.set.contact_frames.size() && p.num_wrench_calibration > 0; ++c) {
       InertialIdentificationResult::WrenchCalibration w;
       w.contact = model.frames[static_cast<std::size_t>(p.set.contact_frames[c])].name;
+      w.sensor = w.contact;
+      for (const ContactSurface& surface : p.sidecar().contacts)
+        if (surface.name == w.contact)
+          for (const ForceTorqueSensor& f : p.sidecar().ft_sensors)
+            if (f.link == surface.link && f.measures == WrenchMeasured::External) w.sensor = f.name;
       const Eigen::Index first = p.first_wrench_calibration_unknown() + 18 * static_cast<Eigen::Index>(c);
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) {
@@ -1664,7 +1670,8 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
     };
     json calibration = json::object();
     for (const InertialIdentificationResult::WrenchCalibration& w : r.ft_calibration)
-      calibration[w.contact] = {{"force_matrix", rows_of(w.force)},
+      calibration[w.contact] = {{"sensor", w.sensor},
+                                {"force_matrix", rows_of(w.force)},
                                 {"moment_matrix", rows_of(w.moment)},
                                 {"force_std", rows_of(w.force_std)},
                                 {"moment_std", rows_of(w.moment_std)}};

@@ -68,7 +68,9 @@ TEST(CliIdentify, SimulateThenIdentifyWritesTheDocumentedOutputs) {
            {"--sensors contact --align-drift", "--align-drift goes with --align-time"},
            {"--sensors contact --friction-joint l_knee", "expected JOINT=TERMS"},
            {"--sensors contact --friction-joint elbow=viscous", "has no joint 'elbow'"},
-           {"--sensors contact --source truth --time-offset ft=0.1", "--time-offset applies to the sensor path"}}) {
+           {"--sensors contact --source truth --time-offset ft=0.1", "--time-offset applies to the sensor path"},
+           {"--sensors contact --ft-calibration --prior 0", "--ft-calibration needs the CAD prior"},
+           {"--sensors contact --total-mass 8 --weighting residual", "--total-mass with --weighting residual"}}) {
     const Result bad = run("identify inertial kid_humanoid " + data + " --quiet --out " + scratch("bad") + " " + args);
     EXPECT_EQ(bad.code, 1) << args;
     EXPECT_NE(bad.err.find(fragment), std::string::npos) << args << ": " << bad.err;
@@ -79,6 +81,10 @@ TEST(CliIdentify, SimulateThenIdentifyWritesTheDocumentedOutputs) {
   EXPECT_EQ(zero.code, 2);
   EXPECT_NE(zero.err.find("'0' is not a positive frequency in Hz (--no-lowpass: no filter)"), std::string::npos)
       << zero.err;
+  const Result negative =
+      run("identify inertial kid_humanoid " + data + " --sensors contact --total-mass -8 --out " + out);
+  EXPECT_EQ(negative.code, 2);
+  EXPECT_NE(negative.err.find("--total-mass"), std::string::npos) << negative.err;
   const Result missing = run("identify inertial kid_humanoid " + scratch("none") + " --sensors contact --out " + out);
   EXPECT_EQ(missing.code, 1);
   EXPECT_NE(missing.err.find("no such data set"), std::string::npos) << missing.err;

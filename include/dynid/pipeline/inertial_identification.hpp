@@ -260,10 +260,12 @@ struct InertialIdentificationResult {
   /// sensor's frame as matrices I + E (force, moment; rows) and each entry's standard deviation.
   struct WrenchCalibration {
     std::string contact;
+    std::string sensor;  ///< the sidecar's F/T sensor on the contact's link (the contact's name without one)
     Matrix3 force = Matrix3::Identity(), moment = Matrix3::Identity();
     Matrix3 force_std = Matrix3::Zero(), moment_std = Matrix3::Zero();
   };
   std::vector<WrenchCalibration> ft_calibration;
+  double ft_calibration_prior_std = 0.0;                ///< the prior's standard deviation per entry
   double total_mass_kg = 0.0, total_mass_std_kg = 0.0;  ///< as weighed (0: not given)
   std::vector<JointFrictionTerm> friction;              ///< with `friction` / `armature`
   /// With a truth model whose sidecar has the friction: max over the estimated terms of
