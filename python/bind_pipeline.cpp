@@ -68,7 +68,7 @@ InertialIdentificationOptions identification_options(
     bool lock_upper_body, bool consistent, py::handle prior, const std::string& weighting, bool torque_offsets,
     bool torque_gains, bool fixed_base, const std::string& friction, bool armature, py::handle cutoff, bool align_time,
     bool align_drift, const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
-    py::handle parallel_filter, const std::string& prior_frame) {
+    py::handle parallel_filter, const std::string& prior_frame, bool ft_calibration, py::handle total_mass) {
   // The checks the command line's option parser makes before the library sees the values.
   if (source != "sensors" && source != "mocap" && source != "truth")
     throw py::value_error("source: 'sensors', 'mocap' or 'truth', not '" + source + "'");
@@ -118,6 +118,11 @@ InertialIdentificationOptions identification_options(
   o.validation_window = validation_window;
   if (has_parallel_filter) o.parallel_filter.cutoff_hz = parallel_filter_hz;
   o.cad_prior_coordinates = prior_frame == "com" ? CadPriorCoordinates::Com : CadPriorCoordinates::Origin;
+  o.ft_calibration = ft_calibration;
+  if (!total_mass.is_none()) {
+    o.total_mass_kg = total_mass.cast<double>();
+    if (!(o.total_mass_kg > 0.0)) throw py::value_error("total_mass: must be a positive mass in kg");
+  }
   return o;
 }
 
@@ -166,7 +171,8 @@ wrenches), fixed_base, friction ("viscous,coulomb,offset" subset), armature, fri
 "none" for no term), cutoff [Hz], align_time, align_drift (with align_time: each stream's clock
 drift too, as --align-drift), parallel_filter [Hz] (Gautier's parallel filter, as --parallel-filter),
 prior_frame ("origin" | "com", as --prior-frame; the demo's: cutoff=20, parallel_filter=3,
-prior_frame="com", consistent=True).)";
+prior_frame="com", consistent=True), ft_calibration (each F/T sensor's calibration with the model, as
+--ft-calibration), total_mass [kg] (None, or the robot weighed on a scale, as --total-mass).)";
 
 }  // namespace
 
@@ -318,11 +324,11 @@ torque joints and their measured / nominal / identified torques (samples x joint
          const std::string& weighting, bool torque_offsets, bool torque_gains, bool fixed_base,
          const std::string& friction, bool armature, py::handle cutoff, bool align_time, bool align_drift,
          const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
-         py::handle parallel_filter, const std::string& prior_frame) {
+         py::handle parallel_filter, const std::string& prior_frame, bool ft_calibration, py::handle total_mass) {
         InertialIdentificationOptions o = identification_options(
             model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
             weighting, torque_offsets, torque_gains, fixed_base, friction, armature, cutoff, align_time, align_drift,
-            friction_joints, validation_window, parallel_filter, prior_frame);
+            friction_joints, validation_window, parallel_filter, prior_frame, ft_calibration, total_mass);
         py::gil_scoped_release release;
         // A lab's C3D or TRC trial where a data set is expected: imported, kept as long as the problem.
         auto imported = std::make_shared<ImportedProblem>(o.data, o.validate);
@@ -339,7 +345,8 @@ torque joints and their measured / nominal / identified torques (samples x joint
       py::arg("friction") = "", py::arg("armature") = false, py::arg("cutoff") = py::none(),
       py::arg("align_time") = false, py::arg("align_drift") = false,
       py::arg("friction_joints") = std::map<std::string, std::string>{}, py::arg("validation_window") = "",
-      py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin",
+      py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin", py::arg("ft_calibration") = false,
+      py::arg("total_mass") = py::none(),
       (std::string("Stage 1 of `dynid identify inertial`: loads and checks everything the estimate needs.\n") +
        kOptionsDoc)
           .c_str());
@@ -408,11 +415,11 @@ torque joints and their measured / nominal / identified torques (samples x joint
          py::handle prior, const std::string& weighting, bool torque_offsets, bool torque_gains, bool fixed_base,
          const std::string& friction, bool armature, py::handle cutoff, bool align_time, bool align_drift,
          const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
-         py::handle parallel_filter, const std::string& prior_frame) {
+         py::handle parallel_filter, const std::string& prior_frame, bool ft_calibration, py::handle total_mass) {
         InertialIdentificationOptions o = identification_options(
             model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
             weighting, torque_offsets, torque_gains, fixed_base, friction, armature, cutoff, align_time, align_drift,
-            friction_joints, validation_window, parallel_filter, prior_frame);
+            friction_joints, validation_window, parallel_filter, prior_frame, ft_calibration, total_mass);
         py::gil_scoped_release release;
         // A lab's C3D or TRC trial where a data set is expected: imported for this run.
         const ImportedProblem imported(o.data, o.validate);
@@ -434,7 +441,8 @@ torque joints and their measured / nominal / identified torques (samples x joint
       py::arg("friction") = "", py::arg("armature") = false, py::arg("cutoff") = py::none(),
       py::arg("align_time") = false, py::arg("align_drift") = false,
       py::arg("friction_joints") = std::map<std::string, std::string>{}, py::arg("validation_window") = "",
-      py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin",
+      py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin", py::arg("ft_calibration") = false,
+      py::arg("total_mass") = py::none(),
       (std::string("All the stages, as `dynid identify inertial MODEL DATA --out OUT` runs them (writes only with "
                    "out; an existing out is replaced only if it holds an earlier output of the command).\n") +
        kOptionsDoc)

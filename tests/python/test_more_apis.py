@@ -337,3 +337,22 @@ def test_izmp_study_gives_the_commands_output(tmp_path):
         dynid.izmp_study("walker", out=str(tmp_path / "bad"), differences="forward")
     with pytest.raises(TypeError):
         dynid.izmp_study("walker")  # out is required
+
+
+def test_ft_calibration_and_a_weighed_mass_equal_the_commands_summary(tmp_path):
+    """ft_calibration and total_mass as --ft-calibration --total-mass: the same summary (the F/T
+    sensors' identified corrections, the weighed mass) as the command's, and the mass comes back."""
+    data = tmp_path / "walk"
+    run_cli("simulate", "kid_humanoid", "--scenario", "walk", "--steps", "4", "--lock-upper-body", "--perturb", "ft",
+            "--quiet", "--out", data)
+    cli = cli_json("identify", "inertial", "kid_humanoid", data, "--sensors", "contact", "--lock-upper-body",
+                   "--ft-calibration", "--total-mass", "8", "--truth", data / "truth.urdf", "--quiet", "--out",
+                   tmp_path / "cli")
+    r = dynid.identify_inertial("kid_humanoid", str(data), sensors="contact", lock_upper_body=True,
+                                ft_calibration=True, total_mass=8.0, truth=str(data / "truth.urdf"))
+    assert r.summary == cli
+    assert set(cli["ft_calibration"]["contacts"]) == {"l_sole", "r_sole"}
+    assert cli["total_mass_weighed"]["kg"] == 8.0
+    assert abs(cli["total_mass"] - 8.0) < 0.01
+    with pytest.raises(ValueError, match="total_mass"):
+        dynid.identify_inertial("kid_humanoid", str(data), sensors="contact", total_mass=-1.0)
