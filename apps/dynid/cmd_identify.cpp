@@ -107,8 +107,8 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
                 "Also estimate the gain of each joint torque sensor of the set, the contact wrenches fixing the scale "
                 "(summary.json torque_gains)");
   cmd->add_flag("--ft-calibration", o.ft_calibration,
-                "Also estimate a calibration correction of each measured contact wrench's sensor (force and moment "
-                "3x3 blocks in the contact frame, prior --ft-calibration-std), best with --total-mass "
+                "Also estimate the calibration of each measured contact wrench's F/T sensor (force and moment "
+                "3x3 corrections in the sensor's frame, prior --ft-calibration-std), with --total-mass for their scale "
                 "(summary.json ft_calibration; docs/identification.md, \"F/T calibration and a weighed total mass\")");
   cmd->add_option("--ft-calibration-std", o.ft_calibration_std,
                   "With --ft-calibration: prior standard deviation of each correction entry (default 0.02: a six-axis "
