@@ -275,7 +275,11 @@ void validate_static_identification(const Robot& robot, const Model* truth, cons
     std::size_t at = 0;
     for (Eigen::Index k = 0; k < n; ++k) {
       times[k] = grid[static_cast<std::size_t>(k)];
-      force.col(k) = plate_reactions_at(smoothed, times[k], at).rowwise().sum().head<3>();
+      // The whole 6-vector first: Eigen 3.4's "data is not aligned" assertion fails on
+      // `.rowwise().sum().head<3>()` of a 6 x N matrix (the sanitizer build keeps Eigen's
+      // assertions and aborted here; docs/reliability.md).
+      const Vector6 total = plate_reactions_at(smoothed, times[k], at).rowwise().sum();
+      force.col(k) = total.head<3>();
     }
     const double dt = (times[n - 1] - times[0]) / static_cast<double>(n - 1);
     const std::vector<Eigen::MatrixXd> limbs = limb_com_accelerations(model, motion.q, dt, options.cutoff_hz);
