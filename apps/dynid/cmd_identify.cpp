@@ -30,6 +30,22 @@
 namespace dynid::cli {
 namespace {
 
+/// "NAME=NUMBER" of a repeatable option, or an error naming the option and its form.
+std::pair<std::string, double> name_equals_number(const std::string& text, const std::string& option,
+                                                  const std::string& form) {
+  const std::size_t eq = text.find('=');
+  std::size_t used = 0;
+  double value = 0.0;
+  try {
+    if (eq != std::string::npos) value = std::stod(text.substr(eq + 1), &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (eq == std::string::npos || eq == 0 || used == 0 || used != text.size() - eq - 1 || !std::isfinite(value))
+    throw std::invalid_argument(option + " '" + text + "': expected " + form);
+  return {text.substr(0, eq), value};
+}
+
 void register_identify_inertial(CLI::App& identify, Action& action) {
   auto* cmd = identify.add_subcommand(
       "inertial", "Identify every link's mass, COM and inertia from motion data and any force sensor set");
@@ -45,6 +61,7 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
     bool quiet = false;
     bool no_lowpass = false, no_imu_bias = false, imu_noise_from_data = false;
     std::vector<std::string> time_offsets;
+    std::vector<std::string> gear_stiffness;
     std::vector<std::string> friction_joints;
     C3dImportOptions trial_plates;  ///< a TRC trial's force plates (--plates ...)
   };
@@ -120,6 +137,18 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
   cmd->add_option("--total-mass-std", o.total_mass_std_kg,
                   "With --total-mass: the scale's standard deviation [kg] (default 0.1 % of the mass)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--gear-windup", o.gear_windup_deg,
+                  "The gears' twist at each joint's effort limit [deg] (one gear class, e.g. a catalogue's "
+                  "stiffness): taken off the encoders under the first fit's link torques, then the fit again "
+                  "(summary.json gear_windup; docs/identification.md, \"Gear wind-up\")")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--gear-windup-torque-cutoff", o.gear_windup_torque_cutoff_hz,
+                  "With --gear-windup / --gear-stiffness: low-pass of the link torques the correction uses [Hz] "
+                  "(default 3; the correction is differentiated twice with the encoders)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--gear-stiffness", args->gear_stiffness,
+                  "A joint's torsional stiffness behind its encoder, JOINT=K [N m/rad] (a catalogue's or a bench's; "
+                  "repeat per joint; before --gear-windup's class value)");
   cmd->add_flag("--fixed-base", o.fixed_base,
                 "The robot's root is fixed to the world (an arm); without a sidecar every joint's torque is taken "
                 "as measured");
@@ -241,17 +270,13 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
         opts.sensor_options.gyro_noise_density = opts.sensor_options.accelerometer_noise_density = -1.0;
       opts.sensor_options.logged_velocities = args->velocities == "logged";
       for (const std::string& text : args->time_offsets) {
-        const std::size_t eq = text.find('=');
-        std::size_t used = 0;
-        double seconds = 0.0;
-        try {
-          if (eq != std::string::npos) seconds = std::stod(text.substr(eq + 1), &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (eq == std::string::npos || eq == 0 || used == 0 || used != text.size() - eq - 1 || !std::isfinite(seconds))
-          throw std::invalid_argument("--time-offset '" + text + "': expected STREAM=SECONDS, e.g. ft=0.04");
-        opts.time_offsets[text.substr(0, eq)] = seconds;
+        const auto [stream, seconds] = name_equals_number(text, "--time-offset", "STREAM=SECONDS, e.g. ft=0.04");
+        opts.time_offsets[stream] = seconds;
+      }
+      for (const std::string& text : args->gear_stiffness) {
+        const auto [joint, k] = name_equals_number(text, "--gear-stiffness", "JOINT=N_M_PER_RAD, e.g. l_knee=1500");
+        if (!opts.gear_stiffness.emplace(joint, k).second)
+          throw std::invalid_argument("--gear-stiffness: joint '" + joint + "' given twice");
       }
       for (const std::string& text : args->friction_joints) {
         const std::size_t eq = text.find('=');

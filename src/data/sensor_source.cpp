@@ -79,7 +79,8 @@ struct SensorSource::Pass {
   bool gyro = false, accel = false;
   SE3 base_imu = SE3::Identity();
   std::optional<StreamPieces> enc, vel, ft, plates, imu, torques;
-  std::vector<std::size_t> lock_channel;  // per lock: its channel in `enc`
+  std::vector<std::size_t> lock_channel;     // per lock: its channel in `enc`
+  std::vector<Eigen::Index> windup_channel;  // per gear_windup joint: its channel in `enc`
   Data data;
   VectorX q_rel;
   double weight = 0.0;
@@ -164,6 +165,18 @@ SensorSource::Pass::Pass(const Model& model_in, const RobotSidecar& sidecar_in, 
     names.push_back("q." + lock.joint);
   }
   enc.emplace(dataset.stream("encoders").file, names, lowpass(options, rate));
+  if (options.gear_windup) {
+    const GearWindup& w = *options.gear_windup;
+    if (w.compliance.size() != w.link_torque.joints.size())
+      throw std::invalid_argument("gear wind-up: " + std::to_string(w.compliance.size()) + " compliances for " +
+                                  std::to_string(w.link_torque.joints.size()) + " joints");
+    for (const std::string& joint : w.link_torque.joints) {
+      const auto at = std::find(names.begin(), names.begin() + nj, "q." + joint);
+      if (at == names.begin() + nj)
+        throw std::invalid_argument("gear wind-up: '" + joint + "' is not a moving joint of " + model.label());
+      windup_channel.push_back(static_cast<Eigen::Index>(at - names.begin()));
+    }
+  }
   if (!enc->load_through(4)) throw std::runtime_error(enc->path() + ": too few samples");
   if (options.logged_velocities) {
     if (model.floating_base)
@@ -274,9 +287,15 @@ void SensorSource::Pass::records_through(long last) {
   const long a = rec_end();
   if (last < a) return;
   const long m = last + 1 - a;
-  const Eigen::MatrixXd qj = enc->filtered(a, last + 1);
+  Eigen::MatrixXd qj = enc->filtered(a, last + 1);
   Eigen::VectorXd times(m);
   for (long i = 0; i < m; ++i) times[i] = enc->time(a + i);
+  // The links' angles: the encoders less the gears' wind-up under the predicted link torques.
+  for (std::size_t j = 0; j < windup_channel.size(); ++j) {
+    const GearWindup& w = *options.gear_windup;
+    if (w.compliance[j] == 0.0) continue;
+    for (long i = 0; i < m; ++i) qj(windup_channel[j], i) -= w.compliance[j] * w.link_torque.at(j, times[i]);
+  }
   for (std::size_t l = 0; l < locks.size(); ++l)
     for (long k = a; k <= last; ++k) {
       const double x = enc->raw(k, lock_channel[l]);

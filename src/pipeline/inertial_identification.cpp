@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 #include "dynid/core/atomic_file.hpp"
 #include "dynid/core/number_format.hpp"
@@ -414,6 +415,50 @@ void add_wrench_calibration_unknowns(InertialProblem& p) {
   p.num_offsets += p.num_wrench_calibration;
 }
 
+/// Per moving joint of the model whose gear wind-up is corrected: its compliance [rad per N m] and
+/// where it came from: `gear_stiffness` by name, else `gear_windup_deg` at the joint's effort limit.
+/// Throws naming a stiffness for a joint the model does not move, or a bad value.
+std::vector<std::tuple<std::string, double, std::string>> gear_compliances(const InertialProblem& p) {
+  const InertialIdentificationOptions& o = p.options;
+  std::vector<std::tuple<std::string, double, std::string>> out;
+  if (o.gear_stiffness.empty() && o.gear_windup_deg == 0.0) return out;
+  for (const auto& [joint, k] : o.gear_stiffness) {
+    const auto body = std::find_if(p.model.bodies.begin(), p.model.bodies.end(),
+                                   [&](const Body& b) { return b.joint_name == joint; });
+    if (body == p.model.bodies.end() || body->joint_type == JointType::FreeFlyer)
+      throw std::invalid_argument("--gear-stiffness: '" + joint + "' is not a moving joint of " + p.model.label() +
+                                  (p.options.locks.empty() ? "" : " (a locked joint carries no correction)"));
+    if (!(k > 0.0) || !std::isfinite(k))
+      throw std::invalid_argument("--gear-stiffness: " + joint + "'s stiffness must be positive [N m/rad]");
+  }
+  if (o.gear_windup_deg < 0.0 || !std::isfinite(o.gear_windup_deg) || o.gear_windup_deg > 10.0)
+    throw std::invalid_argument(
+        "--gear-windup must be an angle in degrees between 0 and 10 (a gear's twist at its "
+        "joint's effort limit; catalogues: a few arcmin)");
+  for (std::size_t b = 1; b < p.model.bodies.size(); ++b) {
+    const Body& body = p.model.bodies[b];
+    if (body.joint_type == JointType::FreeFlyer) continue;
+    const auto given = o.gear_stiffness.find(body.joint_name);
+    if (given != o.gear_stiffness.end()) {
+      out.emplace_back(body.joint_name, 1.0 / given->second, "--gear-stiffness");
+    } else if (o.gear_windup_deg > 0.0 && std::isfinite(body.limits.effort) && body.limits.effort > 0.0) {
+      out.emplace_back(body.joint_name, o.gear_windup_deg * M_PI / 180.0 / body.limits.effort, "--gear-windup");
+    }
+  }
+  if (out.empty())
+    throw std::invalid_argument("--gear-windup: no moving joint of " + p.model.label() +
+                                " has an effort limit (URDF <limit effort>) to scale the twist by; give "
+                                "--gear-stiffness JOINT=K");
+  if (o.source != "sensors")
+    throw std::invalid_argument("--gear-windup / --gear-stiffness correct the robot's encoders: --source sensors only");
+  if (p.model.floating_base && p.set.contact_frames.size() != p.sidecar().contacts.size())
+    throw std::invalid_argument(
+        "--gear-windup / --gear-stiffness: the link torques come from inverse dynamics with "
+        "every contact's wrench, and sensor set '" +
+        o.sensors + "' does not measure all " + std::to_string(p.sidecar().contacts.size()) + " contacts");
+  return out;
+}
+
 /// The weighed total mass as a row r on the base parameters, r x = sum of the masses for every
 /// model with these base parameters (r K = the masses' selector), or an error when the sensor
 /// set's base parameters do not determine the total mass.
@@ -525,7 +570,10 @@ namespace {
 /// The clocks the sensor path reads `dataset`'s streams on: given offsets as they are; estimated
 /// ones (with `align_time`) applied when they move a stream by at least half an encoder period
 /// somewhere in the recording (below that the stamps already agree to the sampling's resolution).
-std::map<std::string, AppliedStreamClock> stream_clocks(const InertialProblem& p, const DatasetInfo& dataset) {
+/// Each stream's clock on `dataset`: as given (--time-offset) or estimated (--align-time) against the
+/// encoders, corrected by `gear_windup` when given (the wound-up kinematics bias the estimate).
+std::map<std::string, AppliedStreamClock> stream_clocks(const InertialProblem& p, const DatasetInfo& dataset,
+                                                        std::shared_ptr<const GearWindup> gear_windup = nullptr) {
   const InertialIdentificationOptions& o = p.options;
   std::map<std::string, AppliedStreamClock> out;
   for (const auto& [stream, offset] : o.time_offsets) {
@@ -548,8 +596,10 @@ std::map<std::string, AppliedStreamClock> stream_clocks(const InertialProblem& p
   alignment.estimate_drift = o.align_drift;
   const double half_period = 0.5 / dataset.stream("encoders").rate_hz;
   const auto [t0, t1] = source_time_range(o, dataset);
+  SensorSourceOptions sensor_options = o.sensor_options;
+  sensor_options.gear_windup = std::move(gear_windup);
   for (auto& [stream, estimate] :
-       estimate_stream_clocks(p.model, p.sidecar(), dataset, o.sensor_options, {}, o.locks, alignment)) {
+       estimate_stream_clocks(p.model, p.sidecar(), dataset, sensor_options, {}, o.locks, alignment)) {
     if (out.count(stream)) continue;
     AppliedStreamClock c;
     c.estimate = estimate;
@@ -738,6 +788,7 @@ InertialProblem prepare_inertial_identification(const InertialIdentificationOpti
       p.prior_information.bottomRightCorner(nx, nx) = covariance.ldlt().solve(MatrixX::Identity(nx, nx));
     }
   }
+  gear_compliances(p);  // the options' checks, before the long work
   p.input_warnings = inertial_input_warnings(p);
   return p;
 }
@@ -773,10 +824,12 @@ class ConcatenatedSource : public MotionSource {
 
 }  // namespace
 
-std::unique_ptr<MotionSource> open_motion_source(const InertialProblem& p, bool validation) {
+std::unique_ptr<MotionSource> open_motion_source(const InertialProblem& p, bool validation, bool whole_recording) {
   InertialIdentificationOptions o = p.options;
   for (const auto& [stream, clock] : validation ? p.validation_clocks : p.train_clocks)
     if (clock.applied) o.sensor_options.clocks[stream] = clock.estimate.clock;
+  o.sensor_options.gear_windup = validation ? p.validation_gear_windup : p.train_gear_windup;
+  if (whole_recording) return make_source(o, p.model, p.sidecar(), validation ? p.validation_set : p.train_set, {});
   if (!validation && p.train_window_after)
     return std::make_unique<ConcatenatedSource>(
         make_source(o, p.model, p.sidecar(), p.train_set, p.train_window),
@@ -1067,6 +1120,56 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
   e.residual_sum_of_squares = ls.residual_sum_of_squares();
   e.rows = ls.rows();
   return e;
+}
+
+InertialEstimate correct_gear_windup(InertialProblem& p, const InertialEstimate& first,
+                                     std::vector<InertialIdentificationResult::GearWindupCorrection>& corrections) {
+  const auto compliances = gear_compliances(p);
+  corrections.clear();
+  if (compliances.empty()) return first;
+  report_progress(p.options, 0.66, "gear wind-up: the link torques of the first fit's model");
+  auto windup = std::make_shared<GearWindup>();
+  std::vector<std::string> joints;
+  for (const auto& [joint, c, from] : compliances) {
+    joints.push_back(joint);
+    windup->compliance.push_back(c);
+  }
+  const InertialIdentificationResult first_model = identified_parameters(p, first);
+  {
+    // Over the whole recording, held-out window included: the sensor path's IMU biases are means over
+    // all of it, against the corrected kinematics.
+    const std::unique_ptr<MotionSource> source = open_motion_source(p, false, true);
+    windup->link_torque = link_torque_track(first_model.identified_model, p.sidecar(), *source, joints,
+                                            p.options.gear_windup_torque_cutoff_hz);
+  }
+  const MatrixX& tau = windup->link_torque.torque;
+  for (std::size_t j = 0; j < compliances.size(); ++j) {
+    const auto row = tau.row(static_cast<Eigen::Index>(j));
+    const double c = windup->compliance[j];
+    corrections.push_back({std::get<0>(compliances[j]), std::get<2>(compliances[j]), 1.0 / c,
+                           c * row.cwiseAbs().maxCoeff(),
+                           c * std::sqrt(row.squaredNorm() / static_cast<double>(row.size()))});
+  }
+  p.train_gear_windup = std::move(windup);
+  // The clocks again, on the links' kinematics (the encoders' wind-up moves the alignment's estimate).
+  if (p.options.align_time) p.train_clocks = stream_clocks(p, p.train_set, p.train_gear_windup);
+  report_progress(p.options, 0.68, "gear wind-up: the fit again on the encoders less it");
+  return estimate_inertial_parameters(p);
+}
+
+void correct_validation_gear_windup(InertialProblem& p, const InertialIdentificationResult& r) {
+  if (!p.train_gear_windup) return;
+  p.validation_gear_windup = nullptr;
+  auto windup = std::make_shared<GearWindup>();
+  windup->compliance = p.train_gear_windup->compliance;
+  const std::unique_ptr<MotionSource> source = open_motion_source(p, true, true);
+  windup->link_torque =
+      link_torque_track(r.identified_model, p.sidecar(), *source, p.train_gear_windup->link_torque.joints,
+                        p.options.gear_windup_torque_cutoff_hz);
+  p.validation_gear_windup = std::move(windup);
+  if (p.options.align_time)
+    p.validation_clocks =
+        p.options.validate.empty() ? p.train_clocks : stream_clocks(p, p.validation_set, p.validation_gear_windup);
 }
 
 InertialIdentificationResult identified_parameters(const InertialProblem& p, const InertialEstimate& e) {
@@ -1681,6 +1784,17 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
                            {"contacts", calibration}};
   }
   if (r.total_mass_kg > 0.0) j["total_mass_weighed"] = {{"kg", r.total_mass_kg}, {"std_kg", r.total_mass_std_kg}};
+  if (!r.gear_windup.empty()) {
+    json joints = json::object();
+    for (const InertialIdentificationResult::GearWindupCorrection& g : r.gear_windup)
+      joints[g.joint] = {{"stiffness_nm_per_rad", g.stiffness},
+                         {"from", g.from},
+                         {"max_twist_deg", g.max_twist * 180.0 / M_PI},
+                         {"rms_twist_deg", g.rms_twist * 180.0 / M_PI}};
+    j["gear_windup"] = {{"joints", joints},
+                        {"link_torques_from", "the first fit's model (training), the identified model (validation)"}};
+    if (o.gear_windup_deg > 0.0) j["gear_windup"]["windup_at_effort_limit_deg"] = o.gear_windup_deg;
+  }
   if (!r.friction.empty()) {
     json friction = json::object();
     for (const JointFrictionTerm& f : r.friction) {
@@ -1874,9 +1988,13 @@ std::vector<std::string> write_inertial_identification(const InertialProblem& p,
 }
 
 InertialIdentificationResult run_inertial_identification(const InertialIdentificationOptions& options) {
-  const InertialProblem problem = prepare_inertial_identification(options);
-  const InertialEstimate estimate = estimate_inertial_parameters(problem);
+  InertialProblem problem = prepare_inertial_identification(options);
+  InertialEstimate estimate = estimate_inertial_parameters(problem);
+  std::vector<InertialIdentificationResult::GearWindupCorrection> windup;
+  estimate = correct_gear_windup(problem, estimate, windup);
   InertialIdentificationResult result = identified_parameters(problem, estimate);
+  result.gear_windup = std::move(windup);
+  correct_validation_gear_windup(problem, result);
   const std::optional<Model> truth = load_truth_model(problem);
   if (truth) compare_with_truth(problem, *truth, result);
   validate_identification(problem, truth ? &*truth : nullptr, result);

@@ -70,7 +70,11 @@ TEST(CliIdentify, SimulateThenIdentifyWritesTheDocumentedOutputs) {
            {"--sensors contact --friction-joint elbow=viscous", "has no joint 'elbow'"},
            {"--sensors contact --source truth --time-offset ft=0.1", "--time-offset applies to the sensor path"},
            {"--sensors contact --ft-calibration --prior 0", "--ft-calibration needs the CAD prior"},
-           {"--sensors contact --total-mass 8 --weighting residual", "--total-mass with --weighting residual"}}) {
+           {"--sensors contact --total-mass 8 --weighting residual", "--total-mass with --weighting residual"},
+           {"--sensors contact --gear-stiffness l_knee", "expected JOINT=N_M_PER_RAD"},
+           {"--sensors contact --gear-stiffness l_knee=1500 --gear-stiffness l_knee=900", "'l_knee' given twice"},
+           {"--sensors contact --gear-stiffness knee=1500", "'knee' is not a moving joint"},
+           {"--sensors contact --source truth --gear-windup 0.2", "--source sensors only"}}) {
     const Result bad = run("identify inertial kid_humanoid " + data + " --quiet --out " + scratch("bad") + " " + args);
     EXPECT_EQ(bad.code, 1) << args;
     EXPECT_NE(bad.err.find(fragment), std::string::npos) << args << ": " << bad.err;

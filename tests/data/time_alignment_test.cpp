@@ -15,6 +15,7 @@
 
 #include "dynid/pipeline/inertial_identification.hpp"
 #include "dynid/scenarios/scenario.hpp"
+#include "support/kid_walk_identification.hpp"
 #include "support/scratch_files.hpp"
 #include "support/test_models.hpp"
 
@@ -192,15 +193,9 @@ class WalkTimeAlignment : public ::testing::Test {
   static InertialIdentificationResult identify(const std::string& data, bool align,
                                                const std::map<std::string, double>& given = {},
                                                const std::string& out_dir = "") {
-    InertialIdentificationOptions o;
-    o.model = "kid_humanoid";
-    o.data = data;
-    o.sensors = "contact";
-    o.source = "sensors";
-    o.lock_upper_body = true;
+    InertialIdentificationOptions o = test::kid_walk_options(data);
     o.align_time = align;
     o.time_offsets = given;
-    o.truth_urdf = data + "/truth.urdf";
     o.out_dir = out_dir;
     return run_inertial_identification(o);
   }

@@ -18,6 +18,7 @@
 
 #include "dynid/pipeline/inertial_identification.hpp"
 #include "dynid/scenarios/scenario.hpp"
+#include "support/kid_walk_identification.hpp"
 #include "support/scratch_files.hpp"
 #include "support/test_models.hpp"
 
@@ -74,17 +75,6 @@ std::string with_miscalibrated_ft(const std::string& dir, const std::map<std::st
   return out;
 }
 
-InertialIdentificationOptions walk_options(const std::string& data) {
-  InertialIdentificationOptions o;
-  o.model = "kid_humanoid";
-  o.data = data;
-  o.sensors = "contact";
-  o.source = "sensors";
-  o.lock_upper_body = true;
-  o.truth_urdf = data + "/truth.urdf";
-  return o;
-}
-
 /// The kid humanoid's walk (upper body locked), seed 1.
 std::string simulate_walk(const std::string& name, NoiseLevel noise, std::vector<std::string> perturbations = {},
                           int steps = 0) {
@@ -100,12 +90,8 @@ std::string simulate_walk(const std::string& name, NoiseLevel noise, std::vector
   return walk.out_dir;
 }
 
-double ratio(const InertialIdentificationResult& r, const std::string& cls) {
-  for (const auto& [name, value] : r.parameter_error_vs_nominal)
-    if (name == cls) return value;
-  ADD_FAILURE() << "no ratio " << cls;
-  return 0.0;
-}
+using test::class_ratio;
+using test::kid_walk_options;
 
 TEST(FtCalibration, AKnownMiscalibrationIsRecoveredEntryByEntryOnANoiseFreeWalk) {
   const std::string clean = simulate_walk("noise_free_walk", NoiseLevel::None);
@@ -117,8 +103,8 @@ TEST(FtCalibration, AKnownMiscalibrationIsRecoveredEntryByEntryOnANoiseFreeWalk)
   bad["r_foot_ft"].moment << 1.0, 0, 0, 0, 0.985, 0, 0.01, 0, 1.0;
   const std::string data = with_miscalibrated_ft(clean, bad);
 
-  const InertialIdentificationResult as_read = run_inertial_identification(walk_options(data));
-  InertialIdentificationOptions o = walk_options(data);
+  const InertialIdentificationResult as_read = run_inertial_identification(kid_walk_options(data));
+  InertialIdentificationOptions o = kid_walk_options(data);
   o.ft_calibration = true;
   ASSERT_TRUE(as_read.truth_total_mass.has_value());
   o.total_mass_kg = *as_read.truth_total_mass;
@@ -136,16 +122,16 @@ TEST(FtCalibration, AKnownMiscalibrationIsRecoveredEntryByEntryOnANoiseFreeWalk)
   std::printf(
       "worst calibration entry error %.2e; total mass %.5f kg (true %.5f); first moments / inertias "
       "%.4f / %.4f x CAD's error (%.2f / %.2f read as miscalibrated); held-out base force %.2e N (%.3f)\n",
-      worst, calibrated.total_mass, *as_read.truth_total_mass, ratio(calibrated, "first_moment"),
-      ratio(calibrated, "inertia"), ratio(as_read, "first_moment"), ratio(as_read, "inertia"),
+      worst, calibrated.total_mass, *as_read.truth_total_mass, class_ratio(calibrated, "first_moment"),
+      class_ratio(calibrated, "inertia"), class_ratio(as_read, "first_moment"), class_ratio(as_read, "inertia"),
       calibrated.identified_rms.force, as_read.identified_rms.force);
   EXPECT_LT(worst, 1e-4);
   EXPECT_NEAR(calibrated.total_mass, *as_read.truth_total_mass, 1e-3);
-  EXPECT_LT(ratio(calibrated, "first_moment"), 0.01);
-  EXPECT_LT(ratio(calibrated, "inertia"), 0.02);
+  EXPECT_LT(class_ratio(calibrated, "first_moment"), 0.01);
+  EXPECT_LT(class_ratio(calibrated, "inertia"), 0.02);
   EXPECT_LT(calibrated.identified_rms.force, 1e-3);
   // Read as they come, the same sensors put the model farther from the truth than CAD.
-  EXPECT_GT(ratio(as_read, "first_moment"), 1.0);
+  EXPECT_GT(class_ratio(as_read, "first_moment"), 1.0);
   EXPECT_GT(as_read.identified_rms.force, 0.5);
 }
 
@@ -153,7 +139,7 @@ TEST(FtCalibration, TheRealisticTestbedsSensorsGiveBackTheWeighedMassAndTheTrueM
   // --perturb ft: each foot sensor's force and moment through a calibration matrix within +-1 %,
   // zero drift, a sensing origin off by up to 0.5 mm (docs/scenarios.md). Seed 1: read as they
   // come, the total mass is 0.9 % low and the held-out base force beats the true model's.
-  InertialIdentificationOptions o = walk_options(simulate_walk("perturbed_walk", NoiseLevel::Realistic, {"ft"}));
+  InertialIdentificationOptions o = kid_walk_options(simulate_walk("perturbed_walk", NoiseLevel::Realistic, {"ft"}));
   o.consistent = true;
   o.sensor_options.cutoff_hz = 20.0;
   o.parallel_filter.cutoff_hz = 3.0;
@@ -168,14 +154,14 @@ TEST(FtCalibration, TheRealisticTestbedsSensorsGiveBackTheWeighedMassAndTheTrueM
       "total mass %.4f kg as read, %.4f calibrated (true %.4f); first moments / inertias %.3f / %.3f -> "
       "%.3f / %.3f x CAD's error; held-out base force identified (true model) %.3f (%.3f) N as read, "
       "%.3f (%.3f) N through the calibration\n",
-      as_read.total_mass, calibrated.total_mass, *as_read.truth_total_mass, ratio(as_read, "first_moment"),
-      ratio(as_read, "inertia"), ratio(calibrated, "first_moment"), ratio(calibrated, "inertia"),
+      as_read.total_mass, calibrated.total_mass, *as_read.truth_total_mass, class_ratio(as_read, "first_moment"),
+      class_ratio(as_read, "inertia"), class_ratio(calibrated, "first_moment"), class_ratio(calibrated, "inertia"),
       as_read.identified_rms.force, as_read.truth_rms->force, calibrated.identified_rms.force,
       calibrated.truth_rms->force);
   EXPECT_GT(std::abs(as_read.total_mass - *as_read.truth_total_mass), 0.04);
   EXPECT_LT(std::abs(calibrated.total_mass - *as_read.truth_total_mass), 0.01);
-  EXPECT_LT(ratio(calibrated, "first_moment"), 1.0);
-  EXPECT_LT(ratio(calibrated, "inertia"), 1.0);
+  EXPECT_LT(class_ratio(calibrated, "first_moment"), 1.0);
+  EXPECT_LT(class_ratio(calibrated, "inertia"), 1.0);
   // The true model read through the identified calibration fits the held-out walk 5 x better than
   // read through the sensors as they are, and the identified model fits it as the true one does.
   EXPECT_LT(calibrated.truth_rms->force, 0.2 * as_read.truth_rms->force);
@@ -185,7 +171,7 @@ TEST(FtCalibration, TheRealisticTestbedsSensorsGiveBackTheWeighedMassAndTheTrueM
 TEST(FtCalibration, WhatCannotBeCalibratedIsRefusedInOneLine) {
   const std::string data = simulate_walk("refused", NoiseLevel::Realistic, {}, 2);
   auto message = [&](const std::function<void(InertialIdentificationOptions&)>& edit) {
-    InertialIdentificationOptions o = walk_options(data);
+    InertialIdentificationOptions o = kid_walk_options(data);
     edit(o);
     try {
       run_inertial_identification(o);

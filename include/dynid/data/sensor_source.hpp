@@ -43,6 +43,7 @@
 #include <string>
 
 #include "dynid/data/dataset_info.hpp"
+#include "dynid/data/gear_windup.hpp"
 #include "dynid/data/truth_source.hpp"
 #include "dynid/ident/motion_sample.hpp"
 #include "dynid/io/stream_clock.hpp"
@@ -95,6 +96,9 @@ struct SensorSourceOptions {
   int row_filter_order = 2;
   /// Encoder samples processed at a time [s] (memory); the samples do not depend on it beyond round-off.
   double chunk_s = 10.0;
+  /// Gear wind-up taken off the low-passed encoders (data/gear_windup.hpp); none when empty. Its
+  /// joints must be the model's (not locked ones).
+  std::shared_ptr<const GearWindup> gear_windup;
 };
 
 class SensorSource : public MotionSource {

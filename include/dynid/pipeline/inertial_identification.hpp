@@ -99,6 +99,16 @@ struct InertialIdentificationOptions {
   /// [kg] (0: 0.1 % of it): one more equation, sum of the masses = total_mass_kg.
   double total_mass_kg = 0.0;
   double total_mass_std_kg = 0.0;
+  /// The gears' wind-up behind the encoders, taken off them (data/gear_windup.hpp): per joint its
+  /// torsional stiffness [N m per rad] (a catalogue's or a bench's), and for the joints not named
+  /// there, when > 0, the twist every gear of the robot shows at its joint's effort limit [deg]
+  /// (one gear class). The link torques come from the first fit's model; the fit is made again on
+  /// the corrected encoders, and the validation reads its encoders corrected by the identified
+  /// model's. Sensor path, every contact measured (docs/identification.md, "Gear wind-up").
+  std::map<std::string, double> gear_stiffness;
+  double gear_windup_deg = 0.0;
+  /// The low-pass of the link torques the correction uses [Hz] (data/gear_windup.hpp).
+  double gear_windup_torque_cutoff_hz = 3.0;
   /// Joint friction and drive unknowns per joint with a torque sensor in the set
   /// (ident/joint_friction.hpp): `friction` "viscous,coulomb,offset" (any subset of viscous,
   /// coulomb, coulomb-asymmetric, offset, armature; empty: none), `armature` the reflected rotor
@@ -267,7 +277,16 @@ struct InertialIdentificationResult {
   std::vector<WrenchCalibration> ft_calibration;
   double ft_calibration_prior_std = 0.0;                ///< the prior's standard deviation per entry
   double total_mass_kg = 0.0, total_mass_std_kg = 0.0;  ///< as weighed (0: not given)
-  std::vector<JointFrictionTerm> friction;              ///< with `friction` / `armature`
+  /// With a gear wind-up correction: per corrected joint, its stiffness, where it came from
+  /// ("--gear-stiffness" or "--gear-windup"), and the largest and RMS twist taken off its training
+  /// encoders [rad].
+  struct GearWindupCorrection {
+    std::string joint, from;
+    double stiffness = 0.0;  ///< [N m per rad]
+    double max_twist = 0.0, rms_twist = 0.0;
+  };
+  std::vector<GearWindupCorrection> gear_windup;
+  std::vector<JointFrictionTerm> friction;  ///< with `friction` / `armature`
   /// With a truth model whose sidecar has the friction: max over the estimated terms of
   /// |identified - truth| / max(|truth|, 1 % of the largest truth of the same term).
   std::optional<double> friction_max_rel_error;
@@ -357,6 +376,9 @@ struct InertialProblem {
   /// The contact wrench calibration unknowns (`ft_calibration`), 18 per measured contact, after friction.
   int num_wrench_calibration = 0;
   int first_wrench_calibration_unknown() const { return num_offsets - num_wrench_calibration; }
+  /// Sensor path: the gears' wind-up taken off the training and validation encoders (set after the
+  /// first estimate, correct_gear_windup).
+  std::shared_ptr<const GearWindup> train_gear_windup, validation_gear_windup;
   /// The weighed total mass as a row on the unknowns (zero on the offsets), when given.
   VectorX total_mass_row;
   /// Joint friction and drive unknowns (after the torque offsets), and the terms grouped with the
@@ -414,11 +436,23 @@ struct InertialEstimate {
 /// unknown sensor name, insufficient sensor set, bad option, ...).
 InertialProblem prepare_inertial_identification(const InertialIdentificationOptions& options);
 
-/// The problem's samples: its training (or validation) data set through the chosen source.
-std::unique_ptr<MotionSource> open_motion_source(const InertialProblem& problem, bool validation);
+/// The problem's samples: its training (or validation) data set through the chosen source, within
+/// its windows, or the whole recording.
+std::unique_ptr<MotionSource> open_motion_source(const InertialProblem& problem, bool validation,
+                                                 bool whole_recording = false);
 
 /// Stage 2: one pass over the training samples (two more merges with residual weighting).
 InertialEstimate estimate_inertial_parameters(const InertialProblem& problem);
+
+/// Stage 2b (options.gear_stiffness / gear_windup_deg): the link torques of the first estimate's
+/// model along the training data, the training encoders corrected by the gears' wind-up under them
+/// (problem.train_gear_windup, result.gear_windup), and the estimate on those encoders.
+InertialEstimate correct_gear_windup(InertialProblem& problem, const InertialEstimate& first,
+                                     std::vector<InertialIdentificationResult::GearWindupCorrection>& corrections);
+
+/// The same correction for the validation encoders, with the identified model's link torques
+/// (problem.validation_gear_windup); nothing without a correction.
+void correct_validation_gear_windup(InertialProblem& problem, const InertialIdentificationResult& result);
 
 /// Stage 3: base and standard parameters, their standard deviations, the offsets, the identified
 /// model and its physical consistency (the validation fields are left empty).
