@@ -68,7 +68,8 @@ InertialIdentificationOptions identification_options(
     bool lock_upper_body, bool consistent, py::handle prior, const std::string& weighting, bool torque_offsets,
     bool torque_gains, bool fixed_base, const std::string& friction, bool armature, py::handle cutoff, bool align_time,
     bool align_drift, const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
-    py::handle parallel_filter, const std::string& prior_frame, bool ft_calibration, py::handle total_mass) {
+    py::handle parallel_filter, const std::string& prior_frame, bool ft_calibration, py::handle total_mass,
+    double gear_windup, const std::map<std::string, double>& gear_stiffness) {
   // The checks the command line's option parser makes before the library sees the values.
   if (source != "sensors" && source != "mocap" && source != "truth")
     throw py::value_error("source: 'sensors', 'mocap' or 'truth', not '" + source + "'");
@@ -123,6 +124,9 @@ InertialIdentificationOptions identification_options(
     o.total_mass_kg = total_mass.cast<double>();
     if (!(o.total_mass_kg > 0.0)) throw py::value_error("total_mass: must be a positive mass in kg");
   }
+  if (!(gear_windup >= 0.0)) throw py::value_error("gear_windup: must be an angle in degrees, 0 or more");
+  o.gear_windup_deg = gear_windup;
+  o.gear_stiffness = gear_stiffness;
   return o;
 }
 
@@ -133,6 +137,7 @@ struct ImportedProblem {
       : data(data_path, nullptr), validation(validate_path, nullptr) {}
   DatasetOrMocapFile data, validation;
   InertialProblem problem;
+  std::vector<InertialIdentificationResult::GearWindupCorrection> gear_windup;  ///< stage 2b's
   /// The message with the temporary data sets' paths replaced by the files the user gave.
   std::string in_user_terms(const std::string& message) const {
     return validation.in_user_terms(data.in_user_terms(message));
@@ -172,7 +177,11 @@ wrenches), fixed_base, friction ("viscous,coulomb,offset" subset), armature, fri
 drift too, as --align-drift), parallel_filter [Hz] (Gautier's parallel filter, as --parallel-filter),
 prior_frame ("origin" | "com", as --prior-frame; the demo's: cutoff=20, parallel_filter=3,
 prior_frame="com", consistent=True), ft_calibration (each F/T sensor's calibration with the model, as
---ft-calibration), total_mass [kg] (None, or the robot weighed on a scale, as --total-mass).)";
+--ft-calibration), total_mass [kg] (None, or the robot weighed on a scale, as --total-mass),
+gear_windup [deg] (every gear's twist at its joint's effort limit, as --gear-windup), gear_stiffness
+({joint: N m/rad}, as --gear-stiffness JOINT=K). With a gear wind-up, the staged calls need stage
+2b (correct_gear_windup) after the estimate and 3b (correct_validation_gear_windup) before the
+validation; identify_inertial runs them.)";
 
 }  // namespace
 
@@ -274,6 +283,18 @@ prismatic joint; the sensor reads the joint torque plus it), "std"} (summary.jso
           "torque_gains", [](const InertialIdentificationResult& r) { return sensor_terms(r.torque_gains, "gain"); },
           R"(With torque_gains: per joint torque sensor the set uses, {"joint", "gain" [-] (the sensor reads
 gain x the joint torque), "std"} (summary.json torque_gains).)")
+      .def_property_readonly(
+          "gear_windup",
+          [](const InertialIdentificationResult& r) {
+            py::list out;
+            for (const auto& g : r.gear_windup)
+              out.append(py::dict(py::arg("joint") = g.joint, py::arg("from") = g.from,
+                                  py::arg("stiffness") = g.stiffness, py::arg("max_twist") = g.max_twist,
+                                  py::arg("rms_twist") = g.rms_twist));
+            return out;
+          },
+          R"(With gear_windup / gear_stiffness: per corrected joint {"joint", "from" ("--gear-stiffness" or
+"--gear-windup"), "stiffness" [N m/rad], "max_twist", "rms_twist" [rad] taken off its training encoders}.)")
       .def_readonly("warnings", &InertialIdentificationResult::warnings)
       .def_property_readonly(
           "nominal_rms",
@@ -324,11 +345,13 @@ torque joints and their measured / nominal / identified torques (samples x joint
          const std::string& weighting, bool torque_offsets, bool torque_gains, bool fixed_base,
          const std::string& friction, bool armature, py::handle cutoff, bool align_time, bool align_drift,
          const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
-         py::handle parallel_filter, const std::string& prior_frame, bool ft_calibration, py::handle total_mass) {
+         py::handle parallel_filter, const std::string& prior_frame, bool ft_calibration, py::handle total_mass,
+         double gear_windup, const std::map<std::string, double>& gear_stiffness) {
         InertialIdentificationOptions o = identification_options(
             model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
             weighting, torque_offsets, torque_gains, fixed_base, friction, armature, cutoff, align_time, align_drift,
-            friction_joints, validation_window, parallel_filter, prior_frame, ft_calibration, total_mass);
+            friction_joints, validation_window, parallel_filter, prior_frame, ft_calibration, total_mass, gear_windup,
+            gear_stiffness);
         py::gil_scoped_release release;
         // A lab's C3D or TRC trial where a data set is expected: imported, kept as long as the problem.
         auto imported = std::make_shared<ImportedProblem>(o.data, o.validate);
@@ -346,7 +369,8 @@ torque joints and their measured / nominal / identified torques (samples x joint
       py::arg("align_time") = false, py::arg("align_drift") = false,
       py::arg("friction_joints") = std::map<std::string, std::string>{}, py::arg("validation_window") = "",
       py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin", py::arg("ft_calibration") = false,
-      py::arg("total_mass") = py::none(),
+      py::arg("total_mass") = py::none(), py::arg("gear_windup") = 0.0,
+      py::arg("gear_stiffness") = std::map<std::string, double>{},
       (std::string("Stage 1 of `dynid identify inertial`: loads and checks everything the estimate needs.\n") +
        kOptionsDoc)
           .c_str());
@@ -359,11 +383,33 @@ torque joints and their measured / nominal / identified torques (samples x joint
       },
       py::arg("problem"), "Stage 2: one pass over the training samples into streaming least squares.");
   m.def(
+      "correct_gear_windup",
+      [](const ProblemPtr& p, const EstimatePtr& first) {
+        py::gil_scoped_release release;
+        return with_imported(*p, [&] {
+          return std::make_shared<InertialEstimate>(correct_gear_windup(p->problem, *first, p->gear_windup));
+        });
+      },
+      py::arg("problem"), py::arg("estimate"),
+      "Stage 2b (gear_windup / gear_stiffness): the training encoders less the gears' wind-up under the first "
+      "estimate's link torques, and the estimate on them (the given one without a wind-up option).");
+  m.def(
+      "correct_validation_gear_windup",
+      [](const ProblemPtr& p, const ResultPtr& r) {
+        py::gil_scoped_release release;
+        with_imported(*p, [&] { correct_validation_gear_windup(p->problem, *r); });
+      },
+      py::arg("problem"), py::arg("result"),
+      "Stage 3b: the validation encoders less the wind-up under the identified model's link torques.");
+  m.def(
       "identified_parameters",
       [](const ProblemPtr& p, const EstimatePtr& e) {
         py::gil_scoped_release release;
-        return with_imported(
-            *p, [&] { return std::make_shared<InertialIdentificationResult>(identified_parameters(p->problem, *e)); });
+        return with_imported(*p, [&] {
+          auto r = std::make_shared<InertialIdentificationResult>(identified_parameters(p->problem, *e));
+          r->gear_windup = p->gear_windup;  // stage 2b's corrections, for the summary
+          return r;
+        });
       },
       py::arg("problem"), py::arg("estimate"),
       "Stage 3: base and standard parameters, their standard deviations, the identified model.");
@@ -415,11 +461,13 @@ torque joints and their measured / nominal / identified torques (samples x joint
          py::handle prior, const std::string& weighting, bool torque_offsets, bool torque_gains, bool fixed_base,
          const std::string& friction, bool armature, py::handle cutoff, bool align_time, bool align_drift,
          const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
-         py::handle parallel_filter, const std::string& prior_frame, bool ft_calibration, py::handle total_mass) {
+         py::handle parallel_filter, const std::string& prior_frame, bool ft_calibration, py::handle total_mass,
+         double gear_windup, const std::map<std::string, double>& gear_stiffness) {
         InertialIdentificationOptions o = identification_options(
             model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
             weighting, torque_offsets, torque_gains, fixed_base, friction, armature, cutoff, align_time, align_drift,
-            friction_joints, validation_window, parallel_filter, prior_frame, ft_calibration, total_mass);
+            friction_joints, validation_window, parallel_filter, prior_frame, ft_calibration, total_mass, gear_windup,
+            gear_stiffness);
         py::gil_scoped_release release;
         // A lab's C3D or TRC trial where a data set is expected: imported for this run.
         const ImportedProblem imported(o.data, o.validate);
@@ -442,7 +490,8 @@ torque joints and their measured / nominal / identified torques (samples x joint
       py::arg("align_time") = false, py::arg("align_drift") = false,
       py::arg("friction_joints") = std::map<std::string, std::string>{}, py::arg("validation_window") = "",
       py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin", py::arg("ft_calibration") = false,
-      py::arg("total_mass") = py::none(),
+      py::arg("total_mass") = py::none(), py::arg("gear_windup") = 0.0,
+      py::arg("gear_stiffness") = std::map<std::string, double>{},
       (std::string("All the stages, as `dynid identify inertial MODEL DATA --out OUT` runs them (writes only with "
                    "out; an existing out is replaced only if it holds an earlier output of the command).\n") +
        kOptionsDoc)

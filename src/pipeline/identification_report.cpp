@@ -284,6 +284,21 @@ void write_identification_report(const InertialIdentificationResult& r, const st
         }
     report.table(cal);
   }
+  if (!r.gear_windup.empty()) {
+    report.heading("Gear wind-up taken off the encoders");
+    report.paragraph(
+        "Each gear twists under the torque it carries to its link, and the encoder behind it reads the link's angle "
+        "plus the twist. The link torques of the first fit's model (inverse dynamics with the measured contact "
+        "wrenches, low-passed) times each joint's compliance were taken off the encoders, and the fit made again; "
+        "the validation reads its encoders corrected with the identified model's link torques.");
+    ReportTable w;
+    w.caption = "Per joint: its stiffness, where it came from, and the twist taken off its training encoders";
+    w.header = {"joint", "stiffness [N m/rad]", "from", "largest twist [deg]", "RMS twist [deg]"};
+    for (const InertialIdentificationResult::GearWindupCorrection& g : r.gear_windup)
+      w.rows.push_back({g.joint, number(g.stiffness, "%.0f"), g.from, number(g.max_twist * 180.0 / M_PI, "%.3f"),
+                        number(g.rms_twist * 180.0 / M_PI, "%.3f")});
+    report.table(w);
+  }
   if (!r.friction.empty()) {
     report.heading("Joint friction and armature");
     ReportTable fr;

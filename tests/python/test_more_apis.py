@@ -356,3 +356,33 @@ def test_ft_calibration_and_a_weighed_mass_equal_the_commands_summary(tmp_path):
     assert abs(cli["total_mass"] - 8.0) < 0.01
     with pytest.raises(ValueError, match="total_mass"):
         dynid.identify_inertial("kid_humanoid", str(data), sensors="contact", total_mass=-1.0)
+
+
+def test_gear_windup_equals_the_commands_summary_and_the_staged_calls(tmp_path):
+    """gear_windup / gear_stiffness as --gear-windup / --gear-stiffness: the command's summary; the
+    staged calls with stages 2b and 3b give the same summary."""
+    data = tmp_path / "walk"
+    run_cli("simulate", "kid_humanoid", "--scenario", "walk", "--steps", "4", "--lock-upper-body", "--perturb",
+            "joint-elasticity", "--quiet", "--out", data)
+    cli = cli_json("identify", "inertial", "kid_humanoid", data, "--sensors", "contact", "--lock-upper-body",
+                   "--gear-windup", "0.2", "--gear-stiffness", "l_knee=1500", "--truth", data / "truth.urdf",
+                   "--quiet", "--out", tmp_path / "cli")
+    options = dict(sensors="contact", lock_upper_body=True, gear_windup=0.2, gear_stiffness={"l_knee": 1500.0},
+                   truth=str(data / "truth.urdf"))
+    r = dynid.identify_inertial("kid_humanoid", str(data), **options)
+    assert r.summary == cli
+    joints = cli["gear_windup"]["joints"]
+    assert len(joints) == 12
+    assert joints["l_knee"] == {**joints["l_knee"], "from": "--gear-stiffness", "stiffness_nm_per_rad": 1500.0}
+    assert joints["r_knee"]["from"] == "--gear-windup"
+    assert {g["joint"] for g in r.gear_windup} == set(joints)
+
+    p = dynid.prepare_inertial_identification("kid_humanoid", str(data), **options)
+    e = dynid.correct_gear_windup(p, dynid.estimate_inertial_parameters(p))
+    staged = dynid.identified_parameters(p, e)
+    dynid.compare_with_truth(p, dynid.load_truth_model(p), staged)
+    dynid.correct_validation_gear_windup(p, staged)
+    dynid.validate_identification(p, dynid.load_truth_model(p), staged)
+    assert json.loads(dynid.inertial_summary_json(p, staged)) == cli
+    with pytest.raises(ValueError, match="gear_windup"):
+        dynid.identify_inertial("kid_humanoid", str(data), sensors="contact", gear_windup=-1.0)
