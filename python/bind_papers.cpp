@@ -6,6 +6,7 @@
 // returns its result with summary.json as a dict and, with `out`, writes the command's files.
 
 #include <optional>
+#include <variant>
 
 #include "convert.hpp"
 #include "dynid/core/staged_directory.hpp"
@@ -200,19 +201,32 @@ void bind_papers(py::module_& m) {
 
   m.def(
       "identify_static",
-      [](const std::string& model, const std::string& data, double total_mass, const std::optional<std::string>& out,
-         const std::vector<std::string>& segments, const std::string& validate, double cutoff, const std::string& truth,
-         double heldout_fraction, const std::string& pose_source, const std::string& windows, const std::string& prior,
-         bool calibrate_markers, bool calibrate_plates, bool align_time) {
+      [](const std::string& model, const std::variant<std::string, std::vector<std::string>>& data, double total_mass,
+         const std::optional<std::string>& out, const std::vector<std::string>& segments, const std::string& validate,
+         double cutoff, const std::string& truth, double heldout_fraction, const std::string& pose_source,
+         const std::string& windows, const std::string& prior, bool calibrate_markers, bool calibrate_plates,
+         bool align_time, const std::vector<std::string>& plates, const std::string& plate_layout,
+         const std::string& plates_unit, const std::string& up) {
         StaticPipelineOptions o = static_options(total_mass, segments, cutoff, truth, heldout_fraction, pose_source,
                                                  windows, prior, calibrate_markers, calibrate_plates, align_time);
+        const C3dImportOptions trial_plates = trial_plate_options(plates, plate_layout, plates_unit, up);
+        const std::vector<std::string> paths = std::holds_alternative<std::string>(data)
+                                                   ? std::vector<std::string>{std::get<std::string>(data)}
+                                                   : std::get<std::vector<std::string>>(data);
         std::optional<Robot> robot;
         return run_and_write(
             out, "identify static",
             [&] {
               robot = load_robot(model);
-              // A lab's C3D or TRC trial where a data set is expected: imported for this run.
-              const DatasetOrMocapFile dataset(data, &robot->model), validation(validate, &robot->model);
+              // Lab trials (C3D, or TRC with their plates) where a data set is expected: imported for this run.
+              const auto import_trials = [&] {
+                try {
+                  return DatasetOrMocapFile(paths, &robot->model, trial_plates, "identify_static");
+                } catch (const std::runtime_error& e) {
+                  throw std::runtime_error(in_python_terms(e.what()));
+                }
+              };
+              const DatasetOrMocapFile dataset = import_trials(), validation(validate, &robot->model);
               o.validate = validation.path();
               try {
                 return std::make_shared<StaticPipelineResult>(run_static_identification(*robot, dataset.path(), o));
@@ -229,11 +243,15 @@ void bind_papers(py::module_& m) {
       py::arg("truth") = "", py::arg("heldout_fraction") = 0.25, py::arg("pose_source") = "markers",
       py::arg("windows") = "detect", py::arg("prior") = "scaled", py::arg("calibrate_markers") = false,
       py::arg("calibrate_plates") = false, py::arg("align_time") = false,
+      py::arg("plates") = std::vector<std::string>{}, py::arg("plate_layout") = "", py::arg("plates_unit") = "",
+      py::arg("up") = "z",
       R"(Segment masses and centres of mass from static poses (paper 000), as
 `dynid identify static MODEL DATA --total-mass KG --out OUT` (docs/identification-static.md).
 
 model: URDF/MJCF path or bundled robot name (its sidecar names the markers); data: a data set with
-the static poses (markers, plates; encoders for pose_source="encoders"), or a lab's C3D/TRC trial.
+the static poses (markers, plates; encoders for pose_source="encoders"), or a lab's C3D/TRC trial
+or a list of them (TRC trials with plates=[one ground reaction .mot per trial], plate_layout,
+plates_unit "m" | "mm", up "z" | "y", as --plates, --plate-layout, --plates-unit, --up).
 total_mass: the weighed mass [kg]. segments: bodies or links to update (default: the paper's main
 segments). validate: data set of a dynamic motion (residual base wrench before/after; cutoff [Hz]
 its low-pass). truth: the true URDF of a simulation (per-segment errors). heldout_fraction: poses

@@ -62,6 +62,35 @@ RowMajorMatrix torque_rows(const std::vector<std::vector<double>>& t) {
   return out;
 }
 
+}  // namespace
+
+C3dImportOptions trial_plate_options(const std::vector<std::string>& plates, const std::string& plate_layout,
+                                     const std::string& plates_unit, const std::string& up) {
+  if (up != "y" && up != "z") throw py::value_error("up: 'z' or 'y', not '" + up + "'");
+  if (!plates_unit.empty() && plates_unit != "m" && plates_unit != "mm")
+    throw py::value_error("plates_unit: 'm' or 'mm' (or empty: the files' headers), not '" + plates_unit + "'");
+  C3dImportOptions o;
+  o.plate_files = plates;
+  o.plate_layout_path = plate_layout;
+  o.plates_length_unit = plates_unit;
+  o.up_axis = up;
+  return o;
+}
+
+std::string in_python_terms(std::string message) {
+  // The command's plate options by the keywords that stand for them here.
+  for (const auto& [flag, keyword] :
+       std::vector<std::pair<std::string, std::string>>{{"--plates-unit", "plates_unit"},
+                                                        {"--plate-layout", "plate_layout"},
+                                                        {"--plates", "plates"},
+                                                        {"--up", "up"}})
+    for (std::size_t at = message.find(flag); at != std::string::npos; at = message.find(flag, at + keyword.size()))
+      message.replace(at, flag.size(), keyword);
+  return message;
+}
+
+namespace {
+
 InertialIdentificationOptions identification_options(
     const std::string& model, const std::string& data, const std::string& sensors, const std::string& source,
     const std::string& validate, double holdout, const std::string& truth, const std::map<std::string, double>& locks,
@@ -133,8 +162,21 @@ InertialIdentificationOptions identification_options(
 /// A problem and the data sets a lab's C3D/TRC trials were imported into for it: they live as long
 /// as the problem (the later stages read the data sets again), then are removed.
 struct ImportedProblem {
-  ImportedProblem(const std::string& data_path, const std::string& validate_path)
-      : data(data_path, nullptr), validation(validate_path, nullptr) {}
+  /// `plates`: a TRC trial's force plates; read by --source mocap, which names the keyword when a
+  /// TRC comes without them.
+  ImportedProblem(const std::string& data_path, const std::string& validate_path, const C3dImportOptions& plates,
+                  const std::string& source)
+      : data(imported_data(data_path, plates, source)), validation(validate_path, nullptr) {}
+  static DatasetOrMocapFile imported_data(const std::string& path, const C3dImportOptions& plates,
+                                          const std::string& source) {
+    try {
+      return DatasetOrMocapFile({path}, nullptr, plates, source == "mocap" ? "source=\"mocap\"" : "");
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(in_python_terms(e.what()));
+    } catch (const std::runtime_error& e) {
+      throw std::runtime_error(in_python_terms(e.what()));
+    }
+  }
   DatasetOrMocapFile data, validation;
   InertialProblem problem;
   std::vector<InertialIdentificationResult::GearWindupCorrection> gear_windup;  ///< stage 2b's
@@ -181,7 +223,10 @@ prior_frame="com", consistent=True), ft_calibration (each F/T sensor's calibrati
 gear_windup [deg] (every gear's twist at its joint's effort limit, as --gear-windup), gear_stiffness
 ({joint: N m/rad}, as --gear-stiffness JOINT=K). With a gear wind-up, the staged calls need stage
 2b (correct_gear_windup) after the estimate and 3b (correct_validation_gear_windup) before the
-validation; identify_inertial runs them.)";
+validation; identify_inertial runs them. A TRC trial as data comes with its force plates as
+--plates, --plate-layout, --plates-unit, --up do: plates (one ground reaction .mot/.sto),
+plate_layout (YAML/JSON corners or a C3D of the same lab), plates_unit ("m" | "mm"; empty: the
+file's header), up ("z" | "y").)";
 
 }  // namespace
 
@@ -346,7 +391,9 @@ torque joints and their measured / nominal / identified torques (samples x joint
          const std::string& friction, bool armature, py::handle cutoff, bool align_time, bool align_drift,
          const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
          py::handle parallel_filter, const std::string& prior_frame, bool ft_calibration, py::handle total_mass,
-         double gear_windup, const std::map<std::string, double>& gear_stiffness) {
+         double gear_windup, const std::map<std::string, double>& gear_stiffness,
+         const std::vector<std::string>& plates, const std::string& plate_layout, const std::string& plates_unit,
+         const std::string& up) {
         InertialIdentificationOptions o = identification_options(
             model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
             weighting, torque_offsets, torque_gains, fixed_base, friction, armature, cutoff, align_time, align_drift,
@@ -354,7 +401,8 @@ torque joints and their measured / nominal / identified torques (samples x joint
             gear_stiffness);
         py::gil_scoped_release release;
         // A lab's C3D or TRC trial where a data set is expected: imported, kept as long as the problem.
-        auto imported = std::make_shared<ImportedProblem>(o.data, o.validate);
+        auto imported = std::make_shared<ImportedProblem>(
+            o.data, o.validate, trial_plate_options(plates, plate_layout, plates_unit, up), o.source);
         o.data = imported->data.path();
         o.validate = imported->validation.path();
         imported->problem = with_imported(*imported, [&] { return prepare_inertial_identification(o); });
@@ -370,7 +418,8 @@ torque joints and their measured / nominal / identified torques (samples x joint
       py::arg("friction_joints") = std::map<std::string, std::string>{}, py::arg("validation_window") = "",
       py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin", py::arg("ft_calibration") = false,
       py::arg("total_mass") = py::none(), py::arg("gear_windup") = 0.0,
-      py::arg("gear_stiffness") = std::map<std::string, double>{},
+      py::arg("gear_stiffness") = std::map<std::string, double>{}, py::arg("plates") = std::vector<std::string>{},
+      py::arg("plate_layout") = "", py::arg("plates_unit") = "", py::arg("up") = "z",
       (std::string("Stage 1 of `dynid identify inertial`: loads and checks everything the estimate needs.\n") +
        kOptionsDoc)
           .c_str());
@@ -462,7 +511,9 @@ torque joints and their measured / nominal / identified torques (samples x joint
          const std::string& friction, bool armature, py::handle cutoff, bool align_time, bool align_drift,
          const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
          py::handle parallel_filter, const std::string& prior_frame, bool ft_calibration, py::handle total_mass,
-         double gear_windup, const std::map<std::string, double>& gear_stiffness) {
+         double gear_windup, const std::map<std::string, double>& gear_stiffness,
+         const std::vector<std::string>& plates, const std::string& plate_layout, const std::string& plates_unit,
+         const std::string& up) {
         InertialIdentificationOptions o = identification_options(
             model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
             weighting, torque_offsets, torque_gains, fixed_base, friction, armature, cutoff, align_time, align_drift,
@@ -470,9 +521,11 @@ torque joints and their measured / nominal / identified torques (samples x joint
             gear_stiffness);
         py::gil_scoped_release release;
         // A lab's C3D or TRC trial where a data set is expected: imported for this run.
-        const ImportedProblem imported(o.data, o.validate);
+        const ImportedProblem imported(o.data, o.validate, trial_plate_options(plates, plate_layout, plates_unit, up),
+                                       o.source);
         o.data = imported.data.path();
         o.validate = imported.validation.path();
+        o.user_terms = [&](const std::string& text) { return imported.in_user_terms(text); };
         const auto run = [&] { return with_imported(imported, [&] { return run_inertial_identification(o); }); };
         if (!out) return std::make_shared<InertialIdentificationResult>(run());
         StagedDirectory staged(*out, "identify inertial");  // as the command: the previous output or none on failure
@@ -491,7 +544,8 @@ torque joints and their measured / nominal / identified torques (samples x joint
       py::arg("friction_joints") = std::map<std::string, std::string>{}, py::arg("validation_window") = "",
       py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin", py::arg("ft_calibration") = false,
       py::arg("total_mass") = py::none(), py::arg("gear_windup") = 0.0,
-      py::arg("gear_stiffness") = std::map<std::string, double>{},
+      py::arg("gear_stiffness") = std::map<std::string, double>{}, py::arg("plates") = std::vector<std::string>{},
+      py::arg("plate_layout") = "", py::arg("plates_unit") = "", py::arg("up") = "z",
       (std::string("All the stages, as `dynid identify inertial MODEL DATA --out OUT` runs them (writes only with "
                    "out; an existing out is replaced only if it holds an earlier output of the command).\n") +
        kOptionsDoc)

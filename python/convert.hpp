@@ -14,6 +14,8 @@
 #include "dynid/dynamics/data.hpp"
 #include "dynid/model/model.hpp"
 
+#include "dynid/mocap/c3d_import.hpp"
+
 namespace dynid::python {
 
 namespace py = pybind11;
@@ -64,6 +66,14 @@ py::array_t<double> to_numpy(const VectorX& x);
 /// Python's json.loads / json.dumps.
 py::object json_loads(const std::string& text);
 std::string json_dumps(py::handle obj);
+
+/// A TRC trial's force plates (identify_static / identify_inertial's plates, plate_layout,
+/// plates_unit, up), checked as the command's --plates, --plate-layout, --plates-unit, --up are.
+C3dImportOptions trial_plate_options(const std::vector<std::string>& plates, const std::string& plate_layout,
+                                     const std::string& plates_unit, const std::string& up);
+
+/// `message` with the command's plate options (--plates, ...) named by these keywords (plates, ...).
+std::string in_python_terms(std::string message);
 
 void bind_model(py::module_& m);
 void bind_dynamics(py::module_& m);

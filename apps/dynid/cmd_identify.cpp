@@ -298,6 +298,7 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
       const DatasetOrMocapFile validation(opts.validate, nullptr);
       opts.data = data.path();
       opts.validate = validation.path();
+      opts.user_terms = [&](const std::string& text) { return validation.in_user_terms(data.in_user_terms(text)); };
       InertialIdentificationResult r;
       try {
         r = run_inertial_identification(opts);

@@ -1998,7 +1998,22 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   const std::optional<Model> truth = load_truth_model(problem);
   if (truth) compare_with_truth(problem, *truth, result);
   validate_identification(problem, truth ? &*truth : nullptr, result);
+  if (options.user_terms) {  // a lab trial named as the user gave it, not as its temporary import
+    result.source_description = options.user_terms(result.source_description);
+    result.validation_data = options.user_terms(result.validation_data);
+  }
   result.summary_json = inertial_summary_json(problem, result);
+  if (options.user_terms) {
+    // Each string of the summary (JSON-aware: a path with a quote stays valid JSON).
+    json summary = json::parse(result.summary_json);
+    const std::function<void(json&)> rename = [&](json& v) {
+      if (v.is_string()) v = options.user_terms(v.get<std::string>());
+      if (v.is_structured())
+        for (json& child : v) rename(child);
+    };
+    rename(summary);
+    result.summary_json = summary.dump(2) + "\n";
+  }
   if (!options.out_dir.empty()) result.written_files = write_inertial_identification(problem, result, options.out_dir);
   report_progress(options, 1.0, "done");
   return result;

@@ -3,7 +3,6 @@ from Python, against the command (`dynid simulate`, `dynid identify inertial`: t
 numbers), numpy's own CSV reader and least squares, and the regressor identities."""
 
 import csv
-import gc
 import json
 import os
 import subprocess
@@ -184,7 +183,7 @@ def write_trc(path, stream):
     """The data set's markers as a lab's TRC file (millimetres, tab separated, empty where missing)."""
     names = list(dict.fromkeys(c.rsplit(".", 1)[0] for c in stream.channels))
     values = 1e3 * np.column_stack([stream[f"{n}.{axis}"] for n in names for axis in "xyz"])
-    rate = 1.0 / np.median(np.diff(stream.time))
+    rate = round((len(stream.time) - 1) / (stream.time[-1] - stream.time[0]), 3)  # the stamps are rounded to ms
     lines = [f"PathFileType\t4\t(X/Y/Z)\t{path.name}",
              "DataRate\tCameraRate\tNumFrames\tNumMarkers\tUnits",
              f"{rate:.6g}\t{rate:.6g}\t{len(stream)}\t{len(names)}\tmm",
@@ -197,10 +196,9 @@ def write_trc(path, stream):
 
 def test_a_lab_trial_where_the_data_set_is_expected(squat, tmp_path):
     """A TRC (or C3D) file as `data`: imported for the run as the command does (DatasetOrMocapFile);
-    a TRC holds markers only, so --source mocap stops at the missing force plates, with a message
-    naming the user's file, not the temporary data set. The command refuses it before importing and
-    names its --plates option; Python, which has no plate files to take, stops where the plates are
-    read."""
+    a TRC holds markers only, so --source mocap needs its force plates: the command refuses it before
+    importing and names its --plates option, Python names its plates keyword, both naming the user's
+    file, not a temporary data set."""
     trc = tmp_path / "squat.trc"
     write_trc(trc, dynid.read_dataset(squat).read_stream("markers"))
     cli = run_cli("identify", "inertial", "kid_humanoid", trc, "--source", "mocap", "--sensors", "contact", "--quiet",
@@ -212,20 +210,80 @@ def test_a_lab_trial_where_the_data_set_is_expected(squat, tmp_path):
     with pytest.raises((RuntimeError, ValueError)) as e:
         dynid.identify_inertial("kid_humanoid", str(trc), source="mocap", sensors="contact")
     message = str(e.value)
-    assert "force plates" in message and str(trc) in message and "dynid-imported" not in message
-    # Stage by stage: the imported data set lives as long as the problem; the plates are read by the
-    # estimate, whose error names the trial too.
+    assert message.startswith(f"{trc}: ") and "force plates" in message and "plates FILE.mot" in message
+    assert "--plates" not in message and "dynid-imported" not in message
     before = set(Path(tempfile.gettempdir()).glob(f"dynid-imported-{os.getpid()}-*"))
-    problem = dynid.prepare_inertial_identification("kid_humanoid", str(trc), source="mocap", sensors="contact")
     with pytest.raises((RuntimeError, ValueError)) as e:
-        dynid.estimate_inertial_parameters(problem)
+        dynid.prepare_inertial_identification("kid_humanoid", str(trc), source="mocap", sensors="contact")
     assert str(e.value) == message
-    ours = set(Path(tempfile.gettempdir()).glob(f"dynid-imported-{os.getpid()}-*")) - before
-    assert len(ours) == 1 and (next(iter(ours)) / "markers.csv").exists()  # the import, kept with the problem
-    del problem
-    gc.collect()
-    assert not any(p.exists() for p in ours)  # ... and removed with it
+    assert set(Path(tempfile.gettempdir()).glob(f"dynid-imported-{os.getpid()}-*")) == before  # nothing imported
     # The same trial as the validation set.
     with pytest.raises((RuntimeError, ValueError)) as e:
         dynid.identify_inertial("kid_humanoid", str(squat), validate=str(trc), source="mocap", sensors="contact")
     assert str(trc) in str(e.value) and "dynid-imported" not in str(e.value)
+
+
+def write_mot(path, plates, force_plates):
+    """The data set's plate wrenches as OpenSim's ground reaction .mot: per plate (prefixes "", "1_",
+    ...) the ground's force on the robot applied at the plate's centre with the whole moment about it
+    (plates.csv holds the robot's wrench on the plate about its centre)."""
+    columns, values = ["time"], [plates.time]
+    for p, plate in enumerate(force_plates):
+        pre = "" if p == 0 else f"{p}_"
+        name = plate["name"]
+        for a in "xyz":
+            columns.append(f"{pre}ground_force_v{a}")
+            values.append(-plates[f"{name}.f{a}"])
+        for k, a in enumerate("xyz"):
+            columns.append(f"{pre}ground_force_p{a}")
+            values.append(np.full(len(plates), plate["origin"][k]))
+        for a in "xyz":
+            columns.append(f"{pre}ground_torque_{a}")
+            values.append(-plates[f"{name}.m{a}"])
+    table = np.column_stack(values)
+    header = [path.name, "version=1", f"nRows={len(table)}", f"nColumns={len(columns)}", "inDegrees=yes",
+              "endheader", "\t".join(columns)]
+    path.write_text("\n".join(header + ["\t".join(repr(x) for x in row) for row in table]) + "\n")
+
+
+def write_plate_layout(path, force_plates):
+    """The plates' corners (metres, z up) as the layout YAML --plate-layout reads."""
+    lines = ["plates:"] + [f"  - corners: {[list(c) for c in plate['corners']]}" for plate in force_plates]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_a_trc_trial_with_its_plates_equals_the_command(squat, tmp_path):
+    """plates, plate_layout (and plates_unit, up) as the command's --plates, --plate-layout: the same
+    import and the same identification from a TRC trial and its ground reaction file (the adult
+    humanoid's squat: its markers cover every joint); a bad keyword value is refused naming it."""
+    adult = tmp_path / "adult_squat"
+    run_cli("simulate", "adult_humanoid", "--scenario", "squat", "--noise", "none", "--quiet", "--out", adult)
+    kid_squat, squat = squat, adult
+    dataset = dynid.read_dataset(squat)
+    force_plates = json.loads((squat / "dataset.json").read_text())["force_plates"]
+    trc, mot, layout = tmp_path / "squat.trc", tmp_path / "squat.mot", tmp_path / "plates.yaml"
+    write_trc(trc, dataset.read_stream("markers"))
+    write_mot(mot, dataset.read_stream("plates"), force_plates)
+    write_plate_layout(layout, force_plates)
+    cli = cli_json("identify", "inertial", "adult_humanoid", trc, "--plates", mot, "--plate-layout", layout,
+                   "--source", "mocap", "--sensors", "contact", "--quiet", "--out", tmp_path / "cli")
+    r = dynid.identify_inertial("adult_humanoid", str(trc), plates=[str(mot)], plate_layout=str(layout),
+                                source="mocap", sensors="contact")
+    assert r.summary == cli
+    assert cli["data"] == str(trc) and str(trc) in cli["source"]  # the trial, not its temporary import
+    truth = json.loads((squat / "summary.json").read_text())["true_total_mass"]
+    assert abs(cli["total_mass"] - truth) < 0.01 * truth  # the squat's plates weigh the robot
+    with pytest.raises(ValueError, match="up: 'z' or 'y'"):
+        dynid.identify_inertial("adult_humanoid", str(trc), plates=[str(mot)], plate_layout=str(layout), up="x",
+                                source="mocap", sensors="contact")
+    with pytest.raises(ValueError, match="plates_unit"):
+        dynid.identify_inertial("adult_humanoid", str(trc), plates=[str(mot)], plate_layout=str(layout),
+                                plates_unit="cm", source="mocap", sensors="contact")
+    with pytest.raises((RuntimeError, ValueError)) as e:  # plates beside a data set directory
+        dynid.identify_inertial("kid_humanoid", str(kid_squat), plates=[str(mot)], plate_layout=str(layout),
+                                source="mocap", sensors="contact")
+    assert "plates, plate_layout" in str(e.value) and "--plates" not in str(e.value)
+    # identify_static takes the trial (or a list of trials) with its plates the same way.
+    with pytest.raises((RuntimeError, ValueError)) as e:
+        dynid.identify_static("adult_humanoid", [str(trc)], total_mass=truth)
+    assert "plates FILE.mot" in str(e.value) and str(trc) in str(e.value)

@@ -109,6 +109,10 @@ struct InertialIdentificationOptions {
   double gear_windup_deg = 0.0;
   /// The low-pass of the link torques the correction uses [Hz] (data/gear_windup.hpp).
   double gear_windup_torque_cutoff_hz = 3.0;
+  /// Names `data` and `validate` as the user gave them in the outputs (summary.json, the report,
+  /// the result's descriptions) when they are a lab trial imported into a temporary data set:
+  /// text -> text with the temporary path replaced (DatasetOrMocapFile::in_user_terms). Empty: as is.
+  std::function<std::string(const std::string&)> user_terms;
   /// Joint friction and drive unknowns per joint with a torque sensor in the set
   /// (ident/joint_friction.hpp): `friction` "viscous,coulomb,offset" (any subset of viscous,
   /// coulomb, coulomb-asymmetric, offset, armature; empty: none), `armature` the reflected rotor
