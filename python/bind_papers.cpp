@@ -228,6 +228,9 @@ void bind_papers(py::module_& m) {
               };
               const DatasetOrMocapFile dataset = import_trials(), validation(validate, &robot->model);
               o.validate = validation.path();
+              o.user_terms = [&](const std::string& text) {
+                return validation.in_user_terms(dataset.in_user_terms(text));
+              };
               try {
                 return std::make_shared<StaticPipelineResult>(run_static_identification(*robot, dataset.path(), o));
               } catch (const std::exception& e) {

@@ -46,6 +46,7 @@ int run(IdentifyStaticArgs a) {
   const DatasetOrMocapFile data(a.data, &robot.model, a.trial_plates, "identify static");
   const DatasetOrMocapFile validation(a.options.validate, &robot.model);
   a.options.validate = validation.path();
+  a.options.user_terms = [&](const std::string& text) { return validation.in_user_terms(data.in_user_terms(text)); };
   StaticPipelineResult r;
   try {
     r = run_static_identification(robot, data.path(), a.options);

@@ -34,6 +34,7 @@
 #include "dynid/model/topology.hpp"
 #include "dynid/model/urdf_writer.hpp"
 #include "dynid/pipeline/identification_report.hpp"
+#include "dynid/pipeline/user_terms.hpp"
 
 namespace dynid {
 namespace {
@@ -2006,12 +2007,7 @@ InertialIdentificationResult run_inertial_identification(const InertialIdentific
   if (options.user_terms) {
     // Each string of the summary (JSON-aware: a path with a quote stays valid JSON).
     json summary = json::parse(result.summary_json);
-    const std::function<void(json&)> rename = [&](json& v) {
-      if (v.is_string()) v = options.user_terms(v.get<std::string>());
-      if (v.is_structured())
-        for (json& child : v) rename(child);
-    };
-    rename(summary);
+    apply_user_terms(summary, options.user_terms);
     result.summary_json = summary.dump(2) + "\n";
   }
   if (!options.out_dir.empty()) result.written_files = write_inertial_identification(problem, result, options.out_dir);

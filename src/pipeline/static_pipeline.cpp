@@ -463,6 +463,7 @@ StaticPipelineResult run_static_identification(const Robot& robot, const std::st
   if (!options.truth_urdf.empty()) truth = load_robot(options.truth_urdf);
   if (!options.validate.empty()) validate_static_identification(robot, truth ? &truth->model : nullptr, options, out);
   out.summary = static_summary_json(robot, data, windows, truth ? &*truth : nullptr, options, out);
+  apply_user_terms(out.summary, options.user_terms);
   return out;
 }
 

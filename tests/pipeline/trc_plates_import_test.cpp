@@ -355,8 +355,11 @@ TEST(TrcPlatesImport, IdentifyStaticTakesTheTrcTrialsWithTheirPlatesDirectly) {
     EXPECT_NEAR(sb["segments"][s]["mass_after"].get<double>(), sa["segments"][s]["mass_after"].get<double>(), 1e-9)
         << sa["segments"][s]["name"];
   EXPECT_NEAR(sb["total_mass"]["identified"].get<double>(), sa["total_mass"]["identified"].get<double>(), 1e-9);
-  // The imported data set was temporary: the user's error messages name the trials, not it.
+  // The imported data set was temporary: the user's error messages and the summary name the
+  // trials, not it.
   EXPECT_EQ(b.err.find("dynid-imported"), std::string::npos) << b.err;
+  EXPECT_EQ(sb.dump().find("dynid-imported"), std::string::npos) << sb["data"];
+  EXPECT_NE(sb.dump().find(files.trc.front()), std::string::npos);
 }
 
 TEST(TrcPlatesImport, IdentifyCommandsRefuseTrialOptionsThatDoNotGoTogetherInOneLine) {
@@ -471,6 +474,8 @@ TEST(TrcPlatesImport, IdentifyInertialTakesATrcSquatWithItsPlatesDirectly) {
     EXPECT_NEAR(sb["validation"]["wrench_rms"][model].get<double>(),
                 sa["validation"]["wrench_rms"][model].get<double>(), 1e-9)
         << model;
+  EXPECT_EQ(sb["data"], dir + "/squat.trc");  // the trial, not its temporary import
+  EXPECT_EQ(b.out.find("dynid-imported"), std::string::npos);
   // The import's figures are the robot's: the squat identifies it (as on the simulated data set).
   EXPECT_LT(sb["validation"]["wrench_rms"]["identified"].get<double>(),
             sb["validation"]["wrench_rms"]["nominal"].get<double>())

@@ -35,6 +35,7 @@
 #include "dynid/model/lock_joints.hpp"
 #include "dynid/model/robot.hpp"
 #include "dynid/pipeline/unexplained_residual.hpp"
+#include "dynid/pipeline/user_terms.hpp"
 
 namespace dynid {
 
@@ -112,7 +113,7 @@ struct InertialIdentificationOptions {
   /// Names `data` and `validate` as the user gave them in the outputs (summary.json, the report,
   /// the result's descriptions) when they are a lab trial imported into a temporary data set:
   /// text -> text with the temporary path replaced (DatasetOrMocapFile::in_user_terms). Empty: as is.
-  std::function<std::string(const std::string&)> user_terms;
+  UserTerms user_terms;
   /// Joint friction and drive unknowns per joint with a torque sensor in the set
   /// (ident/joint_friction.hpp): `friction` "viscous,coulomb,offset" (any subset of viscous,
   /// coulomb, coulomb-asymmetric, offset, armature; empty: none), `armature` the reflected rotor

@@ -21,6 +21,7 @@
 #include "dynid/ident/static_identification.hpp"
 #include "dynid/mocap/marker_mount_calibration.hpp"
 #include "dynid/model/robot.hpp"
+#include "dynid/pipeline/user_terms.hpp"
 
 namespace dynid {
 
@@ -28,7 +29,9 @@ enum class PoseSource { Markers, Encoders };
 enum class WindowSource { Detect, Segments };
 
 struct StaticPipelineOptions {
-  double total_mass = 0.0;            ///< weighed mass [kg]
+  double total_mass = 0.0;  ///< weighed mass [kg]
+  /// Names an imported lab trial as the user gave it in the summary (pipeline/user_terms.hpp).
+  UserTerms user_terms;
   std::vector<std::string> segments;  ///< body or link names; empty: default_static_segments
   std::string validate;               ///< data set with a dynamic motion (squat), optional
   std::string truth_urdf;             ///< true model for per-segment errors, optional
