@@ -64,6 +64,7 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
     std::vector<std::string> gear_stiffness;
     std::vector<std::string> friction_joints;
     C3dImportOptions trial_plates;  ///< a TRC trial's force plates (--plates ...)
+    std::string validate_plates;    ///< a TRC --validate's ground reaction file
   };
   auto args = std::make_shared<Args>();
   InertialIdentificationOptions& o = args->o;
@@ -83,7 +84,11 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
       ->check(CLI::IsMember({"truth", "sensors", "mocap"}))
       ->default_val("sensors");
   cmd->add_option("--truth", o.truth_urdf, "True URDF: report the error of the identified base parameters");
-  cmd->add_option("--validate", o.validate, "Data set for validation (default: the last 30 % of DATA)");
+  cmd->add_option("--validate", o.validate,
+                  "Data set for validation, or a lab's C3D or TRC trial (default: the last 30 % of DATA)");
+  cmd->add_option("--validate-plates", args->validate_plates,
+                  "With a TRC trial as --validate: its ground reaction file (.mot/.sto; plates where --plate-layout "
+                  "says)");
   cmd->add_option("--holdout,--validate-split", o.holdout_fraction,
                   "Held-out share at the end of DATA when --validate is not given (default 0.3)")
       ->check(CLI::Range(0.01, 0.99));
@@ -293,17 +298,16 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
       opts.out_dir = out.path();
       // A lab's C3D or TRC trial where a data set is expected: imported for this run.
       // --source mocap reads the plates: a TRC (markers only) needs its ground reaction file with it.
-      const DatasetOrMocapFile data({opts.data}, nullptr, args->trial_plates,
-                                    opts.source == "mocap" ? "identify inertial --source mocap" : "");
-      const DatasetOrMocapFile validation(opts.validate, nullptr);
-      opts.data = data.path();
-      opts.validate = validation.path();
-      opts.user_terms = [&](const std::string& text) { return validation.in_user_terms(data.in_user_terms(text)); };
+      const ImportedTrials trials({opts.data}, opts.validate, args->validate_plates, nullptr, args->trial_plates,
+                                  opts.source == "mocap" ? "identify inertial --source mocap" : "");
+      opts.data = trials.data->path();
+      opts.validate = trials.validation->path();
+      opts.user_terms = [&](const std::string& text) { return trials.in_user_terms(text); };
       InertialIdentificationResult r;
       try {
         r = run_inertial_identification(opts);
       } catch (const std::exception& e) {
-        throw std::runtime_error(validation.in_user_terms(data.in_user_terms(e.what())));
+        throw std::runtime_error(trials.in_user_terms(e.what()));
       }
       out.commit();
       std::cout << r.summary_json;

@@ -21,6 +21,7 @@ struct IdentifyStaticArgs {
   std::string model, out, pose_source = "markers", windows = "detect", prior = "scaled";
   std::vector<std::string> data;  ///< a data set directory, or C3D/TRC trials
   C3dImportOptions trial_plates;  ///< a TRC trial's force plates (--plates ...)
+  std::string validate_plates;    ///< a TRC --validate's ground reaction file
   StaticPipelineOptions options;
 };
 
@@ -34,24 +35,18 @@ int run(IdentifyStaticArgs a) {
   a.options.prior = a.prior == "nominal" ? StaticPrior::Nominal : StaticPrior::Scaled;
   StagedDirectory out(a.out, "identify static");  // a kill -9 leaves the previous output or none
   const Robot robot = load_robot(a.model);
-  std::string validate_ext = std::filesystem::path(a.options.validate).extension().string();
-  for (char& c : validate_ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (validate_ext == ".trc" && !std::filesystem::is_directory(a.options.validate))
-    throw std::invalid_argument("--validate " + a.options.validate +
-                                ": a TRC holds markers only and the validation needs force plates: import it with "
-                                "them first (dynid import c3d TRIAL.trc --plates FILE.mot --plate-layout LAYOUT "
-                                "--out DIR) and give DIR");
-  // A lab's C3D or TRC trials where a data set is expected: imported for this run, with the TRCs'
-  // force plates from --plates; the validation motion is a data set or a C3D.
-  const DatasetOrMocapFile data(a.data, &robot.model, a.trial_plates, "identify static");
-  const DatasetOrMocapFile validation(a.options.validate, &robot.model);
-  a.options.validate = validation.path();
-  a.options.user_terms = [&](const std::string& text) { return validation.in_user_terms(data.in_user_terms(text)); };
+  // Lab trials (C3D, or TRC with --plates) where a data set is expected: imported for this run; the
+  // validation motion a data set, a C3D, or a TRC with --validate-plates.
+  const ImportedTrials trials(a.data, a.options.validate, a.validate_plates, &robot.model, a.trial_plates,
+                              "identify static");
+  const DatasetOrMocapFile& data = *trials.data;
+  a.options.validate = trials.validation->path();
+  a.options.user_terms = [&](const std::string& text) { return trials.in_user_terms(text); };
   StaticPipelineResult r;
   try {
     r = run_static_identification(robot, data.path(), a.options);
   } catch (const std::exception& e) {
-    throw std::runtime_error(validation.in_user_terms(data.in_user_terms(e.what())));
+    throw std::runtime_error(trials.in_user_terms(e.what()));
   }
   write_static_identification(r, robot, out.path());
   out.commit();
@@ -104,7 +99,10 @@ void add_identify_static(CLI::App& identify, Action& action) {
                   "Bodies to update, comma separated (default: the paper's main segments)")
       ->delimiter(',');
   cmd->add_option("--validate", a->options.validate,
-                  "Data set of a dynamic motion (squat): residual base wrench before/after");
+                  "Data set of a dynamic motion (squat), or its C3D or TRC trial: residual base wrench before/after");
+  cmd->add_option("--validate-plates", a->validate_plates,
+                  "With a TRC trial as --validate: its ground reaction file (.mot/.sto; plates where --plate-layout "
+                  "says)");
   cmd->add_option("--cutoff", a->options.cutoff_hz,
                   "Validation: zero-phase low-pass of q and plate wrenches before differentiation [Hz] (default 4)")
       ->check(CLI::PositiveNumber);

@@ -4,12 +4,14 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <memory>
 
 #include "dynid/model/urdf_reader.hpp"
 
 namespace dynid {
 struct C3dImportOptions;
-}
+class DatasetOrMocapFile;
+}  // namespace dynid
 
 namespace dynid::cli {
 
@@ -37,6 +39,18 @@ UrdfReadOptions model_read_options(bool fixed_base);
 /// plate_layout_path, plates_length_unit, up_axis (`import c3d` and the identify commands that take a
 /// trial directly; apps/dynid/trial_plate_options.cpp).
 void add_trial_plate_options(CLI::App& cmd, C3dImportOptions& o);
+/// The training data and the validation motion of an identify command, imported where they are lab
+/// trials: `data` with the trials' plates (--plates), `validate` (a data set, a C3D, or a TRC with
+/// --validate-plates FILE.mot) with the same --plate-layout, --plates-unit and --up. Throws one line
+/// for a TRC --validate without its plates or --validate-plates beside anything else.
+struct ImportedTrials {
+  ImportedTrials(const std::vector<std::string>& data, const std::string& validate, const std::string& validate_plates,
+                 const Model* model, const C3dImportOptions& plates, const std::string& plates_needed_by);
+  ~ImportedTrials();
+  std::unique_ptr<DatasetOrMocapFile> data, validation;
+  /// Messages and outputs naming the trials as the user gave them.
+  std::string in_user_terms(const std::string& text) const;
+};
 /// Adds `static` under the `identify` command (apps/dynid/cmd_identify_static.cpp).
 void add_identify_static(CLI::App& identify, Action& action);
 /// Adds `actuator` under the `identify` command (apps/dynid/cmd_identify_actuator.cpp).

@@ -388,7 +388,11 @@ TEST(TrcPlatesImport, IdentifyCommandsRefuseTrialOptionsThatDoNotGoTogetherInOne
                       ": a TRC holds markers only and identify static needs force plates: give the "
                       "trial's ground reaction file with --plates FILE.mot");
   expect_one_line(st + files.dataset + mass + " --validate " + files.trc[0],
-                  "--validate " + files.trc[0] + ": a TRC holds markers only and the validation needs force plates");
+                  "--validate " + files.trc[0] +
+                      ": a TRC holds markers only and the validation needs force plates: give its ground reaction "
+                      "file with --validate-plates FILE.mot");
+  expect_one_line(st + files.dataset + mass + " --validate-plates " + files.mot[0],
+                  "--validate-plates goes with a TRC trial as --validate (none given)");
   expect_one_line("identify inertial adult_humanoid " + files.trc[0] + " --source mocap --sensors contact --quiet",
                   files.trc[0] + ": a TRC holds markers only and identify inertial --source mocap needs force plates");
   expect_one_line("identify inertial adult_humanoid " + files.trc[0] + " --source mocap --sensors contact --quiet" +
@@ -476,6 +480,22 @@ TEST(TrcPlatesImport, IdentifyInertialTakesATrcSquatWithItsPlatesDirectly) {
         << model;
   EXPECT_EQ(sb["data"], dir + "/squat.trc");  // the trial, not its temporary import
   EXPECT_EQ(b.out.find("dynid-imported"), std::string::npos);
+  // The trial as the validation motion, with its plates (--validate-plates; the layout is the
+  // lab's): the figures of the imported data set as --validate.
+  const std::string layout = " --plate-layout " + write_layout(rec, dir, false);
+  const Result c = run("identify inertial adult_humanoid " + imported + " --validate " + imported + common +
+                       test::fresh_dir("trc_plates", "squat_validate_imported"));
+  const Result d =
+      run("identify inertial adult_humanoid " + imported + " --validate " + dir + "/squat.trc" + " --validate-plates " +
+          dir + "/squat.mot" + layout + common + test::fresh_dir("trc_plates", "squat_validate_trc"));
+  ASSERT_EQ(c.code, 0) << c.err;
+  ASSERT_EQ(d.code, 0) << d.err;
+  const json sc = json::parse(c.out), sd = json::parse(d.out);
+  for (const char* model : {"nominal", "identified"})
+    EXPECT_NEAR(sd["validation"]["wrench_rms"][model].get<double>(),
+                sc["validation"]["wrench_rms"][model].get<double>(), 1e-9)
+        << model;
+  EXPECT_EQ(sd["validation_data"], dir + "/squat.trc");
   // The import's figures are the robot's: the squat identifies it (as on the simulated data set).
   EXPECT_LT(sb["validation"]["wrench_rms"]["identified"].get<double>(),
             sb["validation"]["wrench_rms"]["nominal"].get<double>())
