@@ -153,7 +153,7 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--gear-stiffness", args->gear_stiffness,
                   "A joint's torsional stiffness behind its encoder, JOINT=K [N m/rad] (a catalogue's or a bench's; "
-                  "repeat per joint; before --gear-windup's class value)");
+                  "repeat per joint; for that joint instead of --gear-windup's class value)");
   cmd->add_flag("--fixed-base", o.fixed_base,
                 "The robot's root is fixed to the world (an arm); without a sidecar every joint's torque is taken "
                 "as measured");
