@@ -3,6 +3,7 @@
 // options as keyword arguments of the same names.
 
 #include <optional>
+#include <variant>
 
 #include "convert.hpp"
 #include "dynid/core/staged_directory.hpp"
@@ -91,6 +92,9 @@ std::string in_python_terms(std::string message) {
 
 namespace {
 
+/// gear_stiffness: {joint: N m/rad}, or "sidecar" (each sidecar actuator's torsional_stiffness).
+using GearStiffnessArg = std::variant<std::map<std::string, double>, std::string>;
+
 InertialIdentificationOptions identification_options(
     const std::string& model, const std::string& data, const std::string& sensors, const std::string& source,
     const std::string& validate, double holdout, const std::string& truth, const std::map<std::string, double>& locks,
@@ -98,7 +102,7 @@ InertialIdentificationOptions identification_options(
     bool torque_gains, bool fixed_base, const std::string& friction, bool armature, py::handle cutoff, bool align_time,
     bool align_drift, const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
     py::handle parallel_filter, const std::string& prior_frame, bool ft_calibration, py::handle total_mass,
-    double gear_windup, const std::map<std::string, double>& gear_stiffness) {
+    double gear_windup, const GearStiffnessArg& gear_stiffness) {
   // The checks the command line's option parser makes before the library sees the values.
   if (source != "sensors" && source != "mocap" && source != "truth")
     throw py::value_error("source: 'sensors', 'mocap' or 'truth', not '" + source + "'");
@@ -155,7 +159,13 @@ InertialIdentificationOptions identification_options(
   }
   if (!(gear_windup >= 0.0)) throw py::value_error("gear_windup: must be an angle in degrees, 0 or more");
   o.gear_windup_deg = gear_windup;
-  o.gear_stiffness = gear_stiffness;
+  if (const auto* word = std::get_if<std::string>(&gear_stiffness)) {
+    if (*word != "sidecar")
+      throw py::value_error("gear_stiffness: {joint: N m/rad} or \"sidecar\", not '" + *word + "'");
+    o.gear_stiffness_from_sidecar = true;
+  } else {
+    o.gear_stiffness = std::get<std::map<std::string, double>>(gear_stiffness);
+  }
   return o;
 }
 
@@ -221,7 +231,8 @@ prior_frame ("origin" | "com", as --prior-frame; the demo's: cutoff=20, parallel
 prior_frame="com", consistent=True), ft_calibration (each F/T sensor's calibration with the model, as
 --ft-calibration), total_mass [kg] (None, or the robot weighed on a scale, as --total-mass),
 gear_windup [deg] (every gear's twist at its joint's effort limit, as --gear-windup), gear_stiffness
-({joint: N m/rad}, as --gear-stiffness JOINT=K). With a gear wind-up, the staged calls need stage
+({joint: N m/rad}, as --gear-stiffness JOINT=K, or "sidecar": each sidecar actuator's
+torsional_stiffness). With a gear wind-up, the staged calls need stage
 2b (correct_gear_windup) after the estimate and 3b (correct_validation_gear_windup) before the
 validation; identify_inertial runs them. A TRC trial as data comes with its force plates as
 --plates, --plate-layout, --plates-unit, --up do: plates (one ground reaction .mot/.sto),
@@ -391,9 +402,8 @@ torque joints and their measured / nominal / identified torques (samples x joint
          const std::string& friction, bool armature, py::handle cutoff, bool align_time, bool align_drift,
          const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
          py::handle parallel_filter, const std::string& prior_frame, bool ft_calibration, py::handle total_mass,
-         double gear_windup, const std::map<std::string, double>& gear_stiffness,
-         const std::vector<std::string>& plates, const std::string& plate_layout, const std::string& plates_unit,
-         const std::string& up) {
+         double gear_windup, const GearStiffnessArg& gear_stiffness, const std::vector<std::string>& plates,
+         const std::string& plate_layout, const std::string& plates_unit, const std::string& up) {
         InertialIdentificationOptions o = identification_options(
             model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
             weighting, torque_offsets, torque_gains, fixed_base, friction, armature, cutoff, align_time, align_drift,
@@ -418,8 +428,9 @@ torque joints and their measured / nominal / identified torques (samples x joint
       py::arg("friction_joints") = std::map<std::string, std::string>{}, py::arg("validation_window") = "",
       py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin", py::arg("ft_calibration") = false,
       py::arg("total_mass") = py::none(), py::arg("gear_windup") = 0.0,
-      py::arg("gear_stiffness") = std::map<std::string, double>{}, py::arg("plates") = std::vector<std::string>{},
-      py::arg("plate_layout") = "", py::arg("plates_unit") = "", py::arg("up") = "z",
+      py::arg("gear_stiffness") = GearStiffnessArg(std::map<std::string, double>{}),
+      py::arg("plates") = std::vector<std::string>{}, py::arg("plate_layout") = "", py::arg("plates_unit") = "",
+      py::arg("up") = "z",
       (std::string("Stage 1 of `dynid identify inertial`: loads and checks everything the estimate needs.\n") +
        kOptionsDoc)
           .c_str());
@@ -511,9 +522,8 @@ torque joints and their measured / nominal / identified torques (samples x joint
          const std::string& friction, bool armature, py::handle cutoff, bool align_time, bool align_drift,
          const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
          py::handle parallel_filter, const std::string& prior_frame, bool ft_calibration, py::handle total_mass,
-         double gear_windup, const std::map<std::string, double>& gear_stiffness,
-         const std::vector<std::string>& plates, const std::string& plate_layout, const std::string& plates_unit,
-         const std::string& up) {
+         double gear_windup, const GearStiffnessArg& gear_stiffness, const std::vector<std::string>& plates,
+         const std::string& plate_layout, const std::string& plates_unit, const std::string& up) {
         InertialIdentificationOptions o = identification_options(
             model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
             weighting, torque_offsets, torque_gains, fixed_base, friction, armature, cutoff, align_time, align_drift,
@@ -544,8 +554,9 @@ torque joints and their measured / nominal / identified torques (samples x joint
       py::arg("friction_joints") = std::map<std::string, std::string>{}, py::arg("validation_window") = "",
       py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin", py::arg("ft_calibration") = false,
       py::arg("total_mass") = py::none(), py::arg("gear_windup") = 0.0,
-      py::arg("gear_stiffness") = std::map<std::string, double>{}, py::arg("plates") = std::vector<std::string>{},
-      py::arg("plate_layout") = "", py::arg("plates_unit") = "", py::arg("up") = "z",
+      py::arg("gear_stiffness") = GearStiffnessArg(std::map<std::string, double>{}),
+      py::arg("plates") = std::vector<std::string>{}, py::arg("plate_layout") = "", py::arg("plates_unit") = "",
+      py::arg("up") = "z",
       (std::string("All the stages, as `dynid identify inertial MODEL DATA --out OUT` runs them (writes only with "
                    "out; an existing out is replaced only if it holds an earlier output of the command).\n") +
        kOptionsDoc)

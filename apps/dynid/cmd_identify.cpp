@@ -153,7 +153,8 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--gear-stiffness", args->gear_stiffness,
                   "A joint's torsional stiffness behind its encoder, JOINT=K [N m/rad] (a catalogue's or a bench's; "
-                  "repeat per joint; for that joint instead of --gear-windup's class value)");
+                  "repeat per joint; for that joint instead of --gear-windup's class value), or `sidecar`: each "
+                  "sidecar actuator's torsional_stiffness");
   cmd->add_flag("--fixed-base", o.fixed_base,
                 "The robot's root is fixed to the world (an arm); without a sidecar every joint's torque is taken "
                 "as measured");
@@ -279,6 +280,10 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
         opts.time_offsets[stream] = seconds;
       }
       for (const std::string& text : args->gear_stiffness) {
+        if (text == "sidecar") {
+          opts.gear_stiffness_from_sidecar = true;
+          continue;
+        }
         const auto [joint, k] = name_equals_number(text, "--gear-stiffness", "JOINT=N_M_PER_RAD, e.g. l_knee=1500");
         if (!opts.gear_stiffness.emplace(joint, k).second)
           throw std::invalid_argument("--gear-stiffness: joint '" + joint + "' given twice");

@@ -166,7 +166,8 @@ RobotSidecar parse_sidecar_yaml(const std::string& text, const std::string& labe
                                                                      {"p_gain", &a.p_gain},
                                                                      {"supply_voltage", &a.supply_voltage},
                                                                      {"stribeck_exponent", &a.stribeck_exponent},
-                                                                     {"reaction_time", &a.reaction_time}};
+                                                                     {"reaction_time", &a.reaction_time},
+                                                                     {"torsional_stiffness", &a.torsional_stiffness}};
     for (const auto& kv : n) {
       const std::string key = kv.first.as<std::string>();
       if (key == "joint") continue;

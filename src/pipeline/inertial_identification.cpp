@@ -422,7 +422,20 @@ void add_wrench_calibration_unknowns(InertialProblem& p) {
 std::vector<std::tuple<std::string, double, std::string>> gear_compliances(const InertialProblem& p) {
   const InertialIdentificationOptions& o = p.options;
   std::vector<std::tuple<std::string, double, std::string>> out;
-  if (o.gear_stiffness.empty() && o.gear_windup_deg == 0.0) return out;
+  if (o.gear_stiffness.empty() && !o.gear_stiffness_from_sidecar && o.gear_windup_deg == 0.0) return out;
+  std::map<std::string, double> from_sidecar;
+  if (o.gear_stiffness_from_sidecar) {
+    for (const ActuatorInfo& a : p.sidecar().actuators)
+      if (a.torsional_stiffness) {
+        if (!(*a.torsional_stiffness > 0.0) || !std::isfinite(*a.torsional_stiffness))
+          throw std::invalid_argument("--gear-stiffness sidecar: actuator '" + a.joint +
+                                      "' has a torsional_stiffness that is not positive [N m/rad]");
+        from_sidecar[a.joint] = *a.torsional_stiffness;
+      }
+    if (from_sidecar.empty())
+      throw std::invalid_argument("--gear-stiffness sidecar: no actuator of " + p.model.label() +
+                                  "'s sidecar has a torsional_stiffness (docs/robot-sidecar.md)");
+  }
   for (const auto& [joint, k] : o.gear_stiffness) {
     const auto body = std::find_if(p.model.bodies.begin(), p.model.bodies.end(),
                                    [&](const Body& b) { return b.joint_name == joint; });
@@ -440,8 +453,11 @@ std::vector<std::tuple<std::string, double, std::string>> gear_compliances(const
     const Body& body = p.model.bodies[b];
     if (body.joint_type == JointType::FreeFlyer) continue;
     const auto given = o.gear_stiffness.find(body.joint_name);
+    const auto declared = from_sidecar.find(body.joint_name);
     if (given != o.gear_stiffness.end()) {
       out.emplace_back(body.joint_name, 1.0 / given->second, "--gear-stiffness");
+    } else if (declared != from_sidecar.end()) {
+      out.emplace_back(body.joint_name, 1.0 / declared->second, "sidecar");
     } else if (o.gear_windup_deg > 0.0 && std::isfinite(body.limits.effort) && body.limits.effort > 0.0) {
       out.emplace_back(body.joint_name, o.gear_windup_deg * M_PI / 180.0 / body.limits.effort, "--gear-windup");
     }

@@ -8,8 +8,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <functional>
+#include <iomanip>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "dynid/pipeline/inertial_identification.hpp"
 #include "dynid/scenarios/scenario.hpp"
@@ -71,6 +75,32 @@ TEST(GearWindupIdentification, TheCorrectedEncodersGiveAModelCloserToTheTruth) {
         joint.find("ankle") != std::string::npos)
       o.gear_stiffness[joint] = k.get<double>();
   const InertialIdentificationResult bench = run_inertial_identification(o);
+  // The same stiffnesses declared in the robot's sidecar (actuators' torsional_stiffness) and taken
+  // from it (--gear-stiffness sidecar): the same model.
+  {
+    const std::string robot_dir = test::fresh_dir("gear_windup_identification", "robot");
+    std::filesystem::create_directories(robot_dir);
+    std::filesystem::copy_file(std::string(DYNID_MODELS_DIR) + "/kid_humanoid.urdf", robot_dir + "/kid_humanoid.urdf");
+    std::istringstream yaml(test::read_file(std::string(DYNID_MODELS_DIR) + "/kid_humanoid.yaml"));
+    std::ofstream sidecar(robot_dir + "/kid_humanoid.yaml");
+    for (std::string line; std::getline(yaml, line);) {
+      sidecar << line << "\n";
+      const std::string entry = "  - joint: ";
+      if (line.rfind(entry, 0) == 0 && o.gear_stiffness.count(line.substr(entry.size())))
+        sidecar << "    torsional_stiffness: " << std::setprecision(17)
+                << o.gear_stiffness.at(line.substr(entry.size())) << "\n";
+    }
+    sidecar.close();
+    InertialIdentificationOptions declared = o;
+    declared.model = robot_dir + "/kid_humanoid.urdf";
+    declared.gear_stiffness.clear();
+    declared.gear_stiffness_from_sidecar = true;
+    const InertialIdentificationResult from_sidecar = run_inertial_identification(declared);
+    ASSERT_EQ(from_sidecar.gear_windup.size(), 12u);
+    for (const auto& g : from_sidecar.gear_windup) EXPECT_EQ(g.from, "sidecar");
+    EXPECT_LT((from_sidecar.base_values - bench.base_values).cwiseAbs().maxCoeff(),
+              1e-9 * bench.base_values.cwiseAbs().maxCoeff());
+  }
   // One class value for every gear: the middle of the testbed's 0.1-0.3 deg at the effort limit.
   o.gear_stiffness.clear();
   o.gear_windup_deg = 0.2;
@@ -120,6 +150,9 @@ TEST(GearWindupIdentification, WhatCannotBeCorrectedIsRefusedInOneLine) {
   EXPECT_NE(locked.find("--gear-stiffness: 'l_elbow' is not a moving joint of"), std::string::npos) << locked;
   EXPECT_NE(locked.find("(a locked joint carries no correction)"), std::string::npos) << locked;
   EXPECT_NE(message([](auto& o) { o.gear_stiffness["l_knee"] = -5.0; }).find("must be positive"), std::string::npos);
+  EXPECT_NE(
+      message([](auto& o) { o.gear_stiffness_from_sidecar = true; }).find("--gear-stiffness sidecar: no actuator of"),
+      std::string::npos);
   EXPECT_NE(message([](auto& o) { o.gear_windup_deg = 20.0; }).find("between 0 and 10"), std::string::npos);
   EXPECT_NE(message([](auto& o) {
               o.gear_windup_deg = 0.2;

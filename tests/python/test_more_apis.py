@@ -386,3 +386,7 @@ def test_gear_windup_equals_the_commands_summary_and_the_staged_calls(tmp_path):
     assert json.loads(dynid.inertial_summary_json(p, staged)) == cli
     with pytest.raises(ValueError, match="gear_windup"):
         dynid.identify_inertial("kid_humanoid", str(data), sensors="contact", gear_windup=-1.0)
+    with pytest.raises(ValueError, match="no actuator of .* torsional_stiffness"):
+        dynid.identify_inertial("kid_humanoid", str(data), sensors="contact", gear_stiffness="sidecar")
+    with pytest.raises(ValueError, match="gear_stiffness"):
+        dynid.identify_inertial("kid_humanoid", str(data), sensors="contact", gear_stiffness="bench")

@@ -36,6 +36,9 @@ struct ActuatorInfo {
   std::string joint;
   std::optional<double> gear_ratio, torque_constant, resistance, rotor_inertia, armature, damping, coulomb_friction,
       stribeck_friction, stribeck_velocity, effort_limit, velocity_limit, p_gain, supply_voltage;
+  /// Torsional stiffness behind the joint's encoder (gear, bearings, housing) [N m/rad]: a
+  /// catalogue's or a bench's; `identify inertial --gear-stiffness sidecar` takes the wind-up off.
+  std::optional<double> torsional_stiffness;
   /// Identified by `dynid identify actuator` (docs/actuators.md): the Stribeck exponent delta and
   /// the reaction time t_d [s] of paper 002's model.
   std::optional<double> stribeck_exponent, reaction_time;

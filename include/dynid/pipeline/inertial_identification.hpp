@@ -107,6 +107,8 @@ struct InertialIdentificationOptions {
   /// the corrected encoders, and the validation reads its encoders corrected by the identified
   /// model's. Sensor path, every contact measured (docs/identification.md, "Gear wind-up").
   std::map<std::string, double> gear_stiffness;
+  /// Also each sidecar actuator's `torsional_stiffness` (for the joints `gear_stiffness` does not name).
+  bool gear_stiffness_from_sidecar = false;
   double gear_windup_deg = 0.0;
   /// The low-pass of the link torques the correction uses [Hz] (data/gear_windup.hpp).
   double gear_windup_torque_cutoff_hz = 3.0;
