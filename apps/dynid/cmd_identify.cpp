@@ -13,7 +13,7 @@
 //   [--cutoff HZ] [--no-lowpass] [--velocities differentiated|logged] [--no-imu-bias] [--gyro-noise D]
 //   [--accelerometer-noise D] [--imu-noise-from-data] [--parallel-filter HZ] [--parallel-filter-all-rows]
 //   [--time-offset STREAM=S ...]
-//   [--align-time] [--align-drift]
+//   [--align-time] [--align-kinematics-only] [--align-drift]
 //   [--wrenches auto|ft|plates] [--mocap-joints auto|encoders|markers] [--holdout FRACTION]
 //   [--quiet]
 
@@ -59,7 +59,7 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
     std::string prior_scale = "learned";
     std::string prior_frame = "origin";
     bool quiet = false;
-    bool no_lowpass = false, no_imu_bias = false, imu_noise_from_data = false;
+    bool no_lowpass = false, no_imu_bias = false, imu_noise_from_data = false, align_kinematics_only = false;
     std::vector<std::string> time_offsets;
     std::vector<std::string> gear_stiffness;
     std::vector<std::string> friction_joints;
@@ -205,8 +205,12 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
                   "robot time; repeatable), instead of the estimate")
       ->type_name("STREAM=S");
   cmd->add_flag("--align-time", o.align_time,
-                "Sensor path: estimate each stream's clock offset against the encoders (F/T, IMU) and apply "
-                "those above half an encoder period (for streams recorded on their own clocks)");
+                "Sensor path: estimate each stream's clock offset against the encoders (F/T, IMU) from the leg "
+                "kinematics, refine it to the minimum of the fit's residual, and apply those above half an encoder "
+                "period (for streams recorded on their own clocks; docs/identification.md, \"Time alignment\")");
+  cmd->add_flag("--align-kinematics-only", args->align_kinematics_only,
+                "With --align-time: keep the kinematic estimate of the offsets (no refinement by the fit's "
+                "residual, which costs one fit per offset tried: 20-30 fits)");
   cmd->add_flag(
       "--align-drift", o.align_drift,
       "Sensor path: with --align-time, also estimate each stream's clock drift [ppm] from windows along the "
@@ -272,6 +276,7 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
       if (args->cutoff_hz) opts.sensor_options.raw_when_noise_free = false;
       if (args->no_lowpass) opts.sensor_options.cutoff_hz = 0.0;
       if (args->no_imu_bias) opts.sensor_options.remove_imu_bias = false;
+      if (args->align_kinematics_only) opts.align_time_by_fit = false;
       if (args->imu_noise_from_data)
         opts.sensor_options.gyro_noise_density = opts.sensor_options.accelerometer_noise_density = -1.0;
       opts.sensor_options.logged_velocities = args->velocities == "logged";

@@ -88,22 +88,35 @@ void write_identification_report(const InertialIdentificationResult& r, const st
         ".");
   }
 
-  if (!r.time_alignment.empty()) {
-    // Each stream's clock against the encoders (--align-time, --time-offset), applied or not and why.
+  // Each stream's clock against the encoders (--align-time, --time-offset), applied or not and why;
+  // the training data's, and a separate validation data set's.
+  for (const auto& [data, alignment] :
+       {std::make_pair(std::string(), &r.time_alignment),
+        std::make_pair(std::string(" of the validation data"), &r.validation_time_alignment)}) {
+    if (alignment->empty()) continue;
     ReportTable clocks;
-    clocks.caption =
-        "Stream clocks against the encoders (stream stamp minus robot time; docs/identification.md, "
-        "\"Time alignment\")";
+    clocks.caption = "Stream clocks" + data +
+                     " against the encoders (stream stamp minus robot time; docs/identification.md, "
+                     "\"Time alignment\")";
     clocks.header = {"stream", "offset [ms]", "drift [ppm]", "from", "correlation", "applied"};
-    for (const auto& [stream, c] : r.time_alignment)
+    for (const auto& [stream, c] : *alignment)
       clocks.rows.push_back(
-          {stream, number(1e3 * c.estimate.clock.offset_s, "%.2f"),
+          {stream,
+           number(1e3 * c.estimate.clock.offset_s, "%.2f") +
+               (c.refined ? " (kinematics: " + number(1e3 * c.refined->kinematic_offset_s, "%.2f") + ")" : ""),
            c.given                       ? number(c.estimate.clock.drift_ppm, "%.1f")
            : !c.estimate.warning.empty() ? ""
            : c.estimate.drift_windows > 0
                ? number(c.estimate.clock.drift_ppm, "%.1f") + " ± " + number(c.estimate.drift_std_ppm, "%.1f")
                : "not estimated",
-           c.given ? "given" : c.estimate.compared, c.given ? "" : number(c.estimate.correlation, "%.3f"),
+           c.given     ? "given"
+           : c.refined ? c.estimate.compared + "; refined to the minimum of the " +
+                             (data.empty() ? "fit's" : "identified model's") + " residual (weighted RMS " +
+                             number(c.refined->residual_rms_kinematic, "%.3f") + " -> " +
+                             number(c.refined->residual_rms_refined, "%.3f") + ", " + std::to_string(c.refined->fits) +
+                             " fits" + (c.refined->warning.empty() ? ")" : "; " + c.refined->warning + ")")
+                       : c.estimate.compared,
+           c.given ? "" : number(c.estimate.correlation, "%.3f"),
            c.applied
                ? "yes"
                : (!c.estimate.warning.empty() ? "no: " + c.estimate.warning : "no: below half an encoder period")});

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <iomanip>
 #include <limits>
 #include <memory>
@@ -26,6 +27,7 @@
 #include "dynid/ident/identification_rows.hpp"
 #include "dynid/ident/minimal_sensor_sets.hpp"
 #include "dynid/ident/physical_consistency.hpp"
+#include "dynid/ident/quadratic_search.hpp"
 #include "dynid/ident/sensor_projection.hpp"
 #include "dynid/ident/streaming_least_squares.hpp"
 #include "dynid/model/random_state.hpp"
@@ -607,6 +609,8 @@ std::map<std::string, AppliedStreamClock> stream_clocks(const InertialProblem& p
   }
   if (o.align_drift && !o.align_time)
     throw std::invalid_argument("--align-drift goes with --align-time (the drift is estimated with the offset)");
+  if (!o.align_time_by_fit && !o.align_time)
+    throw std::invalid_argument("--align-kinematics-only goes with --align-time (it keeps the kinematic estimate)");
   if (!o.align_time || !p.model.floating_base) return out;
   report_progress(o, 0.01, "time alignment of " + dataset.directory);
   TimeAlignmentOptions alignment;
@@ -629,6 +633,114 @@ std::map<std::string, AppliedStreamClock> stream_clocks(const InertialProblem& p
 }
 
 }  // namespace
+
+namespace {
+
+/// The estimated (not given) clocks of `clocks` on `dataset` moved to the minimum of `fit(clocks)`
+/// = {cost, weighted residual RMS}, by quadratic_search from their current offsets (the
+/// kinematic estimate). `what` names the data in the progress lines.
+void refine_clocks(std::map<std::string, AppliedStreamClock>& clocks, const DatasetInfo& dataset,
+                   const InertialIdentificationOptions& o, const std::string& what,
+                   const std::function<std::pair<double, double>()>& fit,
+                   const std::function<void(double, const std::string&)>& progress) {
+  std::vector<std::string> streams;
+  for (const auto& [stream, c] : clocks)
+    if (!c.given) streams.push_back(stream);
+  if (streams.empty()) return;
+  const int n = static_cast<int>(streams.size());
+  std::string names;
+  for (const std::string& s : streams) names += (names.empty() ? "" : ", ") + s;
+  VectorX start(n);
+  for (int i = 0; i < n; ++i) start[i] = clocks[streams[static_cast<std::size_t>(i)]].estimate.clock.offset_s;
+  const std::map<std::string, AppliedStreamClock> kinematic = clocks;
+  int fits = 0;
+  std::vector<std::pair<VectorX, double>> residual_rms;  // each fit's weighted residual RMS
+  auto residual_rms_at = [&](const VectorX& offsets) {
+    for (const auto& [x, rms] : residual_rms)
+      if ((x - offsets).cwiseAbs().maxCoeff() < 1e-12) return rms;
+    return std::numeric_limits<double>::quiet_NaN();
+  };
+  auto cost = [&](const VectorX& offsets) {
+    std::string text;
+    for (int i = 0; i < n; ++i) {
+      AppliedStreamClock& c = clocks[streams[static_cast<std::size_t>(i)]];
+      c.estimate.clock.offset_s = offsets[i];
+      c.applied = true;
+      text += (i ? ", " : "") + format_fixed(1e3 * offsets[i], 2);
+    }
+    ++fits;
+    // One line per fit (the fits' own progress kept quiet), 1-5 % of the whole job.
+    if (progress)
+      progress(0.01 + 0.04 * std::min(1.0, fits / 25.0), "time alignment (" + what + "): the fit's residual at " +
+                                                             names + " offsets " + text + " ms (fit " +
+                                                             std::to_string(fits) + ")");
+    const auto [c, rms] = fit();
+    residual_rms.emplace_back(offsets, rms);
+    return c;
+  };
+  // 3 ms first steps, 0.5 ms last (the quadratic through a 1 ms stencil puts the minimum well within
+  // that), within +-30 ms of the kinematics.
+  QuadraticSearchOptions search;
+  search.final_step = 5e-4;
+  const QuadraticSearchResult found = quadratic_search(cost, start, search);
+  clocks = kinematic;
+  const double half_period = 0.5 / dataset.stream("encoders").rate_hz;
+  const auto [t0, t1] = source_time_range(o, dataset);
+  for (int i = 0; i < n; ++i) {
+    AppliedStreamClock& c = clocks[streams[static_cast<std::size_t>(i)]];
+    AppliedStreamClock::FitRefinement r;
+    r.kinematic_offset_s = start[i];
+    r.residual_rms_kinematic = residual_rms_at(start);
+    r.residual_rms_refined = residual_rms_at(found.x);
+    r.fits = fits;
+    r.converged = found.converged;
+    r.warning = found.warning;
+    c.refined = r;
+    c.estimate.clock.offset_s = found.x[i];
+    const StreamClock& k = c.estimate.clock;
+    const double largest = std::max(std::abs(k.stream_time(t0) - t0), std::abs(k.stream_time(t1) - t1));
+    c.applied = largest >= half_period;
+    // The fit decides: a kinematic estimate the comparison distrusted is kept when the residual says so.
+    if (found.converged) c.estimate.warning.clear();
+  }
+}
+
+bool refines_clocks(const InertialProblem& p) {
+  const InertialIdentificationOptions& o = p.options;
+  return o.align_time && o.align_time_by_fit && o.source == "sensors" && p.model.floating_base;
+}
+
+}  // namespace
+
+void refine_stream_clocks(InertialProblem& p) {
+  if (!refines_clocks(p)) return;
+  // The fits report per fit, not per sample.
+  const auto progress = std::move(p.options.progress);
+  p.options.progress = nullptr;
+  if (progress) progress(0.01, "time alignment (training): the CAD prior at the kinematic offsets");
+  // The CAD prior as the fit at the kinematic offsets learns it, held while the offsets move (its
+  // learning would change the cost's scale from fit to fit).
+  {
+    const InertialEstimate first = estimate_inertial_parameters(p);
+    if (first.cad_prior)
+      p.held_cad_prior = InertialProblem::HeldCadPrior{first.prior_information, first.cad_prior->data_scale};
+  }
+  // The fit's cost (the weighted residual's sum of squares, plus the prior's share when there is
+  // one): quadratic in the offsets near the true ones, where the contact forces and the IMU meet the
+  // kinematics they belong to.
+  refine_clocks(
+      p.train_clocks, p.train_set, p.options, "training",
+      [&] {
+        const InertialEstimate e = estimate_inertial_parameters(p);
+        return std::make_pair(e.residual_sum_of_squares, e.solution.residual_rms);
+      },
+      progress);
+  p.options.progress = progress;
+  p.held_cad_prior.reset();
+  for (auto& [stream, c] : p.train_clocks)
+    if (c.refined) ++c.refined->fits;  // and the fit that learned the CAD prior
+  if (p.options.validate.empty()) p.validation_clocks = p.train_clocks;
+}
 
 InertialProblem prepare_inertial_identification(const InertialIdentificationOptions& options) {
   InertialProblem p;
@@ -1072,7 +1184,12 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
     // The bias is a sum over samples; each block takes its samples' share.
     for (std::size_t b = 0; b < information.size() && errors_in_variables; ++b)
       information[b].H -= eiv_bias * (static_cast<double>(blocks.samples()[b]) / static_cast<double>(folded));
-    if (o.learn_cad_prior_scale && !p.fixed_part) {
+    if (p.held_cad_prior) {
+      e.cad_prior = fit_with_cad_prior(information, p.held_cad_prior->prior_information, p.prior_mean, 0,
+                                       p.held_cad_prior->data_scale, weighed);
+      e.cad_scales = p.cad_scales;
+      e.prior_information = p.held_cad_prior->prior_information;
+    } else if (o.learn_cad_prior_scale && !p.fixed_part) {
       report_progress(o, 0.67, "CAD prior: its scale per class of parameter from the data");
       LearnedCadPrior learned = fit_with_learned_cad_prior(
           information, p.base.K * p.cad_jacobian, cad_parameter_scales(model, 1.0, p.cad_coordinates), p.x_nominal,
@@ -1169,7 +1286,10 @@ InertialEstimate correct_gear_windup(InertialProblem& p, const InertialEstimate&
   }
   p.train_gear_windup = std::move(windup);
   // The clocks again, on the links' kinematics (the encoders' wind-up moves the alignment's estimate).
-  if (p.options.align_time) p.train_clocks = stream_clocks(p, p.train_set, p.train_gear_windup);
+  if (p.options.align_time) {
+    p.train_clocks = stream_clocks(p, p.train_set, p.train_gear_windup);
+    refine_stream_clocks(p);
+  }
   report_progress(p.options, 0.68, "gear wind-up: the fit again on the encoders less it");
   return estimate_inertial_parameters(p);
 }
@@ -1491,6 +1611,7 @@ void compare_with_truth(const InertialProblem& p, const Model& truth, InertialId
 
 void validate_identification(const InertialProblem& p, const Model* truth, InertialIdentificationResult& r) {
   const InertialIdentificationOptions& o = p.options;
+  if (!o.validate.empty()) r.validation_time_alignment = p.validation_clocks;
   const Model& model = p.model;
   const RobotSidecar& sidecar = p.sidecar();
   const VectorX& pi_nominal = p.pi_nominal;
@@ -1719,24 +1840,40 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
                                   {"densities_from", r.acceleration_noise->densities_from_data ? "data" : "options"}}
                            : json(nullptr);
   // Per stream: its clock against the encoders, as estimated (or given) and whether it was applied.
-  json alignment = json::object();
-  for (const auto& [stream, c] : r.time_alignment) {
-    json a = {{"offset_s", c.estimate.clock.offset_s},
-              {"drift_ppm", c.estimate.clock.drift_ppm},
-              {"reference_time_s", c.estimate.clock.reference_time_s},
-              {"source", c.given ? "given" : "estimated"},
-              {"applied", c.applied}};
-    if (!c.given) {
-      a["correlation"] = c.estimate.correlation;
-      a["compared"] = c.estimate.compared;
-      // The windows the drift was fitted to (0: too short a recording, drift 0) and its std.
-      a["drift_windows"] = c.estimate.drift_windows;
-      a["drift_std_ppm"] = c.estimate.drift_std_ppm;
+  auto clocks_json = [](const std::map<std::string, AppliedStreamClock>& clocks) {
+    json alignment = json::object();
+    for (const auto& [stream, c] : clocks) {
+      json a = {{"offset_s", c.estimate.clock.offset_s},
+                {"drift_ppm", c.estimate.clock.drift_ppm},
+                {"reference_time_s", c.estimate.clock.reference_time_s},
+                {"source", c.given ? "given" : "estimated"},
+                {"applied", c.applied}};
+      if (!c.given) {
+        a["correlation"] = c.estimate.correlation;
+        a["compared"] = c.estimate.compared;
+        // The windows the drift was fitted to (0: too short a recording, drift 0) and its std.
+        a["drift_windows"] = c.estimate.drift_windows;
+        a["drift_std_ppm"] = c.estimate.drift_std_ppm;
+      }
+      if (c.refined) {
+        // The kinematic estimate it started from and the fit's residual at both (--align-time).
+        const AppliedStreamClock::FitRefinement& f = *c.refined;
+        json refined = {{"kinematic_offset_s", f.kinematic_offset_s},
+                        {"residual_rms_kinematic", f.residual_rms_kinematic},
+                        {"residual_rms_refined", f.residual_rms_refined},
+                        {"fits", f.fits},
+                        {"converged", f.converged}};
+        if (!f.warning.empty()) refined["warning"] = f.warning;
+        a["refined_by_fit"] = refined;
+      }
+      if (!c.estimate.warning.empty()) a["warning"] = c.estimate.warning;
+      alignment[stream] = a;
     }
-    if (!c.estimate.warning.empty()) a["warning"] = c.estimate.warning;
-    alignment[stream] = a;
-  }
-  j["time_alignment"] = alignment;
+    return alignment;
+  };
+  j["time_alignment"] = clocks_json(r.time_alignment);
+  // A separate validation data set's own clocks (its held-out window reads the training's).
+  if (!r.validation_time_alignment.empty()) j["validation_time_alignment"] = clocks_json(r.validation_time_alignment);
   j["condition_number"] = r.condition_number;
   j["residual_rms_weighted"] = r.residual_rms_weighted;
   j["unexplained_residual"] = {{"noise_ratio", r.unexplained.noise_ratio},
@@ -2006,6 +2143,7 @@ std::vector<std::string> write_inertial_identification(const InertialProblem& p,
 
 InertialIdentificationResult run_inertial_identification(const InertialIdentificationOptions& options) {
   InertialProblem problem = prepare_inertial_identification(options);
+  refine_stream_clocks(problem);
   InertialEstimate estimate = estimate_inertial_parameters(problem);
   std::vector<InertialIdentificationResult::GearWindupCorrection> windup;
   estimate = correct_gear_windup(problem, estimate, windup);

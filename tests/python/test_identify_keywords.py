@@ -33,6 +33,13 @@ def test_friction_joints_select_each_joints_terms_as_the_command_does(arm, tmp_p
                    "viscous,coulomb", "--armature", "--friction-joint", "a4=none", "--friction-joint", "a6=viscous",
                    "--quiet", "--out", tmp_path / "cli")
     assert result.summary["friction"] == cli["friction"]
+    # --align-kinematics-only, too, goes with --align-time, in the same words.
+    bad = run_cli("identify", "inertial", "arm7", arm, "--sensors", "joints", "--align-kinematics-only", "--quiet",
+                  "--out", tmp_path / "bad2", check=False)
+    assert bad.returncode == 1
+    with pytest.raises((ValueError, RuntimeError)) as e:
+        dynid.identify_inertial("arm7", str(arm), sensors="joints", align_kinematics_only=True)
+    assert "--align-kinematics-only goes with --align-time" in str(e.value) and str(e.value) in bad.stderr
     assert result.summary["validation"]["torque_rms_per_joint"] == cli["validation"]["torque_rms_per_joint"]
     # Without the selection every joint has every term: the selection is what changed the fit.
     everything = dynid.identify_inertial("arm7", str(arm), **ARGS)

@@ -390,3 +390,33 @@ def test_gear_windup_equals_the_commands_summary_and_the_staged_calls(tmp_path):
         dynid.identify_inertial("kid_humanoid", str(data), sensors="contact", gear_stiffness="sidecar")
     with pytest.raises(ValueError, match="gear_stiffness"):
         dynid.identify_inertial("kid_humanoid", str(data), sensors="contact", gear_stiffness="bench")
+
+
+def test_clocks_refined_by_the_fit_as_the_command_and_the_staged_calls(tmp_path):
+    """align_time as --align-time (the kinematic offsets refined by the fit): the staged calls with
+    stage 1b give the command's summary; align_kinematics_only as --align-kinematics-only
+    keeps the kinematic offsets. (identify_inertial runs the same stages: not run again here, each
+    refinement is a few dozen fits.)"""
+    data, bend = tmp_path / "walk", tmp_path / "bend"
+    common = ["--lock-upper-body", "--perturb", "time,geometry", "--quiet"]
+    run_cli("simulate", "kid_humanoid", "--scenario", "walk", "--steps", "4", *common, "--out", data)
+    run_cli("simulate", "kid_humanoid", "--scenario", "excite", "--motion", "trunk-bend", *common, "--out", bend)
+    cli = cli_json("identify", "inertial", "kid_humanoid", data, "--sensors", "contact", "--lock-upper-body",
+                   "--align-time", "--validate", bend, "--quiet", "--out", tmp_path / "cli")
+    options = dict(sensors="contact", lock_upper_body=True, align_time=True, validate=str(bend))
+    assert set(cli["time_alignment"]) == set(cli["validation_time_alignment"]) == {"ft", "imu"}
+    assert all(c["refined_by_fit"]["converged"] for c in cli["time_alignment"].values())
+    # The validation data's clocks stay the kinematic estimate (docs/identification.md).
+    assert all("refined_by_fit" not in c for c in cli["validation_time_alignment"].values())
+
+    p = dynid.prepare_inertial_identification("kid_humanoid", str(data), **options)
+    dynid.refine_stream_clocks(p)
+    e = dynid.estimate_inertial_parameters(p)
+    staged = dynid.identified_parameters(p, e)
+    dynid.validate_identification(p, None, staged)
+    assert json.loads(dynid.inertial_summary_json(p, staged)) == cli
+
+    kinematic = dynid.identify_inertial("kid_humanoid", str(data), align_kinematics_only=True, **options).summary
+    assert all("refined_by_fit" not in c for c in kinematic["time_alignment"].values())
+    assert kinematic["time_alignment"]["ft"]["offset_s"] == cli["time_alignment"]["ft"]["refined_by_fit"][
+        "kinematic_offset_s"]

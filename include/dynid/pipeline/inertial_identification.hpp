@@ -138,6 +138,12 @@ struct InertialIdentificationOptions {
   /// default: on the bundled walks the windows' lags scatter by about a millisecond with the
   /// motion, tens of ppm over a 30 s recording (docs/identification.md, "Time alignment").
   bool align_drift = false;
+  /// With `align_time`: refine the kinematic estimate of each stream's offset to the minimum of the
+  /// training fit's residual (refine_stream_clocks; off: `--align-kinematics-only`). The kinematic
+  /// comparison uses the nominal geometry and the encoders as read, which machining tolerances and
+  /// the gears' wind-up bias by 2-15 ms on the kid walk; the fit's residual is lowest at the true
+  /// offsets (docs/identification.md, "Time alignment").
+  bool align_time_by_fit = true;
   /// Sensor path: given clock offsets per stream [s] (`--time-offset STREAM=S`), used instead of
   /// the estimate for that stream (stream stamp minus robot time).
   std::map<std::string, double> time_offsets;
@@ -237,6 +243,16 @@ struct AppliedStreamClock {
   StreamAlignment estimate;  ///< the estimate (or the given offset: `given`)
   bool given = false;        ///< from --time-offset
   bool applied = false;      ///< the sensor path read the stream on this clock
+  /// The offset refined to the minimum of the training fit's residual (refine_stream_clocks).
+  struct FitRefinement {
+    double kinematic_offset_s = 0.0;      ///< the kinematic estimate it started from
+    double residual_rms_kinematic = 0.0;  ///< the fit's weighted residual RMS there
+    double residual_rms_refined = 0.0;    ///< and at the refined offsets
+    int fits = 0;                         ///< identification fits the search ran
+    bool converged = false;
+    std::string warning;  ///< why the search stopped early (the offset is still the lowest found)
+  };
+  std::optional<FitRefinement> refined;
 };
 
 struct InertialIdentificationResult {
@@ -338,6 +354,8 @@ struct InertialIdentificationResult {
   /// Sensor path: each aligned stream's clock on the training data (estimated or given), whether
   /// it was applied, and why not.
   std::map<std::string, AppliedStreamClock> time_alignment;
+  /// The same for a separate `validate` data set (empty without one).
+  std::map<std::string, AppliedStreamClock> validation_time_alignment;
   VectorX prior_std, determination;
   /// With a truth: per class of base parameter (mass, first_moment, inertia, and the inertia's
   /// Ixx_Ixy_Ixz, Iyy_Iyz, Izz), median |identified - truth| / median |nominal - truth|: below 1 the
@@ -365,6 +383,14 @@ struct InertialProblem {
   std::optional<TimeWindow> train_window_after;
   /// Sensor path: the clocks each data set's streams are read on (time alignment).
   std::map<std::string, AppliedStreamClock> train_clocks, validation_clocks;
+  /// The CAD prior held as learned by an earlier estimate (its information on the unknowns and the
+  /// data's scale c), instead of learned again: while refine_stream_clocks compares fits, so their
+  /// costs differ by the data alone (and each costs one solve, not the prior's learning).
+  struct HeldCadPrior {
+    MatrixX prior_information;
+    double data_scale = 1.0;
+  };
+  std::optional<HeldCadPrior> held_cad_prior;
   SensorSet set;
   BaseParameters base;
   VectorX pi_nominal;    ///< standard parameters of the nominal (locked) model
@@ -450,6 +476,13 @@ std::unique_ptr<MotionSource> open_motion_source(const InertialProblem& problem,
 
 /// Stage 2: one pass over the training samples (two more merges with residual weighting).
 InertialEstimate estimate_inertial_parameters(const InertialProblem& problem);
+
+/// Stage 1b (options.align_time with align_time_by_fit): the estimated streams' clock offsets
+/// moved to the minimum of the training fit's weighted residual, searched by successive quadratic
+/// fits around their current values (ident/quadratic_search.hpp; each cost one
+/// estimate_inertial_parameters). The drift stays as estimated. Without a separate validation
+/// data set the held-out window reads the same clocks. Nothing without estimated clocks.
+void refine_stream_clocks(InertialProblem& problem);
 
 /// Stage 2b (options.gear_stiffness / gear_windup_deg): the link torques of the first estimate's
 /// model along the training data, the training encoders corrected by the gears' wind-up under them
