@@ -100,9 +100,10 @@ InertialIdentificationOptions identification_options(
     const std::string& validate, double holdout, const std::string& truth, const std::map<std::string, double>& locks,
     bool lock_upper_body, bool consistent, py::handle prior, const std::string& weighting, bool torque_offsets,
     bool torque_gains, bool fixed_base, const std::string& friction, bool armature, py::handle cutoff, bool align_time,
-    bool align_drift, bool align_kinematics_only, const std::map<std::string, std::string>& friction_joints,
-    const std::string& validation_window, py::handle parallel_filter, const std::string& prior_frame,
-    bool ft_calibration, py::handle total_mass, double gear_windup, const GearStiffnessArg& gear_stiffness) {
+    bool align_drift, bool align_kinematics_only, const std::string& validate_clocks,
+    const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
+    py::handle parallel_filter, const std::string& prior_frame, bool ft_calibration, py::handle total_mass,
+    double gear_windup, const GearStiffnessArg& gear_stiffness) {
   // The checks the command line's option parser makes before the library sees the values.
   if (source != "sensors" && source != "mocap" && source != "truth")
     throw py::value_error("source: 'sensors', 'mocap' or 'truth', not '" + source + "'");
@@ -149,6 +150,7 @@ InertialIdentificationOptions identification_options(
   o.align_time = align_time;
   o.align_drift = align_drift;
   o.align_time_by_fit = !align_kinematics_only;
+  o.validate_clocks = validate_clocks;
   o.friction_joints = friction_joints;
   o.validation_window = validation_window;
   if (has_parallel_filter) o.parallel_filter.cutoff_hz = parallel_filter_hz;
@@ -228,7 +230,8 @@ wrenches), fixed_base, friction ("viscous,coulomb,offset" subset), armature, fri
 ({joint: terms}, as --friction-joint JOINT=TERMS: that joint's terms instead of friction/armature;
 "none" for no term), cutoff [Hz], align_time (each stream's clock offset from the leg
 kinematics, refined to the minimum of the fit's residual: stage 1b, refine_stream_clocks),
-align_kinematics_only (with align_time: no refinement, as --align-kinematics-only), align_drift (with
+align_kinematics_only (with align_time: no refinement, as --align-kinematics-only), validate_clocks
+("estimate" | "training": validate's data read on the training clocks, as --validate-clocks), align_drift (with
 align_time: each stream's clock drift too, as --align-drift), parallel_filter [Hz] (Gautier's parallel filter, as --parallel-filter),
 prior_frame ("origin" | "com", as --prior-frame; the demo's: cutoff=20, parallel_filter=3,
 prior_frame="com", consistent=True), ft_calibration (each F/T sensor's calibration with the model, as
@@ -403,16 +406,16 @@ torque joints and their measured / nominal / identified torques (samples x joint
          const std::map<std::string, double>& locks, bool lock_upper_body, bool consistent, py::handle prior,
          const std::string& weighting, bool torque_offsets, bool torque_gains, bool fixed_base,
          const std::string& friction, bool armature, py::handle cutoff, bool align_time, bool align_drift,
-         bool align_kinematics_only, const std::map<std::string, std::string>& friction_joints,
-         const std::string& validation_window, py::handle parallel_filter, const std::string& prior_frame,
-         bool ft_calibration, py::handle total_mass, double gear_windup, const GearStiffnessArg& gear_stiffness,
-         const std::vector<std::string>& plates, const std::string& plate_layout, const std::string& plates_unit,
-         const std::string& up) {
+         bool align_kinematics_only, const std::string& validate_clocks,
+         const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
+         py::handle parallel_filter, const std::string& prior_frame, bool ft_calibration, py::handle total_mass,
+         double gear_windup, const GearStiffnessArg& gear_stiffness, const std::vector<std::string>& plates,
+         const std::string& plate_layout, const std::string& plates_unit, const std::string& up) {
         InertialIdentificationOptions o = identification_options(
             model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
             weighting, torque_offsets, torque_gains, fixed_base, friction, armature, cutoff, align_time, align_drift,
-            align_kinematics_only, friction_joints, validation_window, parallel_filter, prior_frame, ft_calibration,
-            total_mass, gear_windup, gear_stiffness);
+            align_kinematics_only, validate_clocks, friction_joints, validation_window, parallel_filter, prior_frame,
+            ft_calibration, total_mass, gear_windup, gear_stiffness);
         py::gil_scoped_release release;
         // A lab's C3D or TRC trial where a data set is expected: imported, kept as long as the problem.
         auto imported = std::make_shared<ImportedProblem>(
@@ -429,9 +432,9 @@ torque joints and their measured / nominal / identified torques (samples x joint
       py::arg("torque_offsets") = false, py::arg("torque_gains") = false, py::arg("fixed_base") = false,
       py::arg("friction") = "", py::arg("armature") = false, py::arg("cutoff") = py::none(),
       py::arg("align_time") = false, py::arg("align_drift") = false, py::arg("align_kinematics_only") = false,
-      py::arg("friction_joints") = std::map<std::string, std::string>{}, py::arg("validation_window") = "",
-      py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin", py::arg("ft_calibration") = false,
-      py::arg("total_mass") = py::none(), py::arg("gear_windup") = 0.0,
+      py::arg("validate_clocks") = "estimate", py::arg("friction_joints") = std::map<std::string, std::string>{},
+      py::arg("validation_window") = "", py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin",
+      py::arg("ft_calibration") = false, py::arg("total_mass") = py::none(), py::arg("gear_windup") = 0.0,
       py::arg("gear_stiffness") = GearStiffnessArg(std::map<std::string, double>{}),
       py::arg("plates") = std::vector<std::string>{}, py::arg("plate_layout") = "", py::arg("plates_unit") = "",
       py::arg("up") = "z",
@@ -533,16 +536,16 @@ torque joints and their measured / nominal / identified torques (samples x joint
          const std::string& truth, const std::map<std::string, double>& locks, bool lock_upper_body, bool consistent,
          py::handle prior, const std::string& weighting, bool torque_offsets, bool torque_gains, bool fixed_base,
          const std::string& friction, bool armature, py::handle cutoff, bool align_time, bool align_drift,
-         bool align_kinematics_only, const std::map<std::string, std::string>& friction_joints,
-         const std::string& validation_window, py::handle parallel_filter, const std::string& prior_frame,
-         bool ft_calibration, py::handle total_mass, double gear_windup, const GearStiffnessArg& gear_stiffness,
-         const std::vector<std::string>& plates, const std::string& plate_layout, const std::string& plates_unit,
-         const std::string& up) {
+         bool align_kinematics_only, const std::string& validate_clocks,
+         const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
+         py::handle parallel_filter, const std::string& prior_frame, bool ft_calibration, py::handle total_mass,
+         double gear_windup, const GearStiffnessArg& gear_stiffness, const std::vector<std::string>& plates,
+         const std::string& plate_layout, const std::string& plates_unit, const std::string& up) {
         InertialIdentificationOptions o = identification_options(
             model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
             weighting, torque_offsets, torque_gains, fixed_base, friction, armature, cutoff, align_time, align_drift,
-            align_kinematics_only, friction_joints, validation_window, parallel_filter, prior_frame, ft_calibration,
-            total_mass, gear_windup, gear_stiffness);
+            align_kinematics_only, validate_clocks, friction_joints, validation_window, parallel_filter, prior_frame,
+            ft_calibration, total_mass, gear_windup, gear_stiffness);
         py::gil_scoped_release release;
         // A lab's C3D or TRC trial where a data set is expected: imported for this run.
         const ImportedProblem imported(o.data, o.validate, trial_plate_options(plates, plate_layout, plates_unit, up),
@@ -565,9 +568,9 @@ torque joints and their measured / nominal / identified torques (samples x joint
       py::arg("torque_offsets") = false, py::arg("torque_gains") = false, py::arg("fixed_base") = false,
       py::arg("friction") = "", py::arg("armature") = false, py::arg("cutoff") = py::none(),
       py::arg("align_time") = false, py::arg("align_drift") = false, py::arg("align_kinematics_only") = false,
-      py::arg("friction_joints") = std::map<std::string, std::string>{}, py::arg("validation_window") = "",
-      py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin", py::arg("ft_calibration") = false,
-      py::arg("total_mass") = py::none(), py::arg("gear_windup") = 0.0,
+      py::arg("validate_clocks") = "estimate", py::arg("friction_joints") = std::map<std::string, std::string>{},
+      py::arg("validation_window") = "", py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin",
+      py::arg("ft_calibration") = false, py::arg("total_mass") = py::none(), py::arg("gear_windup") = 0.0,
       py::arg("gear_stiffness") = GearStiffnessArg(std::map<std::string, double>{}),
       py::arg("plates") = std::vector<std::string>{}, py::arg("plate_layout") = "", py::arg("plates_unit") = "",
       py::arg("up") = "z",

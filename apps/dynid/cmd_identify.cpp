@@ -208,6 +208,11 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
                 "Sensor path: estimate each stream's clock offset against the encoders (F/T, IMU) from the leg "
                 "kinematics, refine it to the minimum of the fit's residual, and apply those above half an encoder "
                 "period (for streams recorded on their own clocks; docs/identification.md, \"Time alignment\")");
+  cmd->add_option("--validate-clocks", o.validate_clocks,
+                  "With --validate: estimate (default: the validation data's own clocks, as --align-time estimates "
+                  "them) or training (read it on the training data's clocks: the same devices with the same "
+                  "offsets; for a slow validation motion, which is no signal for a clock)")
+      ->check(CLI::IsMember({"estimate", "training"}));
   cmd->add_flag("--align-kinematics-only", args->align_kinematics_only,
                 "With --align-time: keep the kinematic estimate of the offsets (no refinement by the fit's "
                 "residual, which costs one fit per offset tried: 20-30 fits)");

@@ -586,6 +586,12 @@ void add_friction_unknowns(InertialProblem& p) {
 
 namespace {
 
+/// The validation data read on the training data's clocks: a held-out window of the same recording,
+/// or a separate recording whose devices keep their offsets (`validate_clocks` "training").
+bool validation_reads_training_clocks(const InertialIdentificationOptions& o) {
+  return o.validate.empty() || o.validate_clocks == "training";
+}
+
 /// The clocks the sensor path reads `dataset`'s streams on: given offsets as they are; estimated
 /// ones (with `align_time`) applied when they move a stream by at least half an encoder period
 /// somewhere in the recording (below that the stamps already agree to the sampling's resolution).
@@ -739,7 +745,7 @@ void refine_stream_clocks(InertialProblem& p) {
   p.held_cad_prior.reset();
   for (auto& [stream, c] : p.train_clocks)
     if (c.refined) ++c.refined->fits;  // and the fit that learned the CAD prior
-  if (p.options.validate.empty()) p.validation_clocks = p.train_clocks;
+  if (validation_reads_training_clocks(p.options)) p.validation_clocks = p.train_clocks;
 }
 
 InertialProblem prepare_inertial_identification(const InertialIdentificationOptions& options) {
@@ -833,9 +839,14 @@ InertialProblem prepare_inertial_identification(const InertialIdentificationOpti
     require_source_streams(o.source, p.validation_set);
   }
 
+  if (o.validate_clocks != "estimate" && o.validate_clocks != "training")
+    throw std::invalid_argument("--validate-clocks '" + o.validate_clocks + "': expected estimate or training");
+  if (o.validate_clocks == "training" && o.validate.empty())
+    throw std::invalid_argument(
+        "--validate-clocks training goes with --validate (a held-out window reads the training clocks anyway)");
   if (o.source == "sensors") {
     p.train_clocks = stream_clocks(p, p.train_set);
-    p.validation_clocks = o.validate.empty() ? p.train_clocks : stream_clocks(p, p.validation_set);
+    p.validation_clocks = validation_reads_training_clocks(o) ? p.train_clocks : stream_clocks(p, p.validation_set);
   } else if (!o.time_offsets.empty()) {
     throw std::invalid_argument("--time-offset applies to the sensor path (--source sensors), not " + o.source);
   }
@@ -1305,8 +1316,9 @@ void correct_validation_gear_windup(InertialProblem& p, const InertialIdentifica
                         p.options.gear_windup_torque_cutoff_hz);
   p.validation_gear_windup = std::move(windup);
   if (p.options.align_time)
-    p.validation_clocks =
-        p.options.validate.empty() ? p.train_clocks : stream_clocks(p, p.validation_set, p.validation_gear_windup);
+    p.validation_clocks = validation_reads_training_clocks(p.options)
+                              ? p.train_clocks
+                              : stream_clocks(p, p.validation_set, p.validation_gear_windup);
 }
 
 InertialIdentificationResult identified_parameters(const InertialProblem& p, const InertialEstimate& e) {

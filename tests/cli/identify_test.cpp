@@ -66,6 +66,8 @@ TEST(CliIdentify, SimulateThenIdentifyWritesTheDocumentedOutputs) {
            {"--sensors contact --time-offset vicon=0.1", "has no stream 'vicon'"},
            {"--sensors contact --time-offset encoders=0.1", "the encoders are the time reference"},
            {"--sensors contact --align-drift", "--align-drift goes with --align-time"},
+           {"--sensors contact --align-kinematics-only", "--align-kinematics-only goes with --align-time"},
+           {"--sensors contact --validate-clocks training", "--validate-clocks training goes with --validate"},
            {"--sensors contact --friction-joint l_knee", "expected JOINT=TERMS"},
            {"--sensors contact --friction-joint elbow=viscous", "has no joint 'elbow'"},
            {"--sensors contact --source truth --time-offset ft=0.1", "--time-offset applies to the sensor path"},
@@ -83,6 +85,10 @@ TEST(CliIdentify, SimulateThenIdentifyWritesTheDocumentedOutputs) {
   // A flag's value out of range is a usage error (exit 2), named as such.
   const Result zero = run("identify inertial kid_humanoid " + data + " --sensors contact --cutoff 0 --out " + out);
   EXPECT_EQ(zero.code, 2);
+  const Result wall =
+      run("identify inertial kid_humanoid " + data + " --sensors contact --validate-clocks wall --out " + out);
+  EXPECT_EQ(wall.code, 2);
+  EXPECT_NE(wall.err.find("--validate-clocks: wall not in {estimate,training}"), std::string::npos) << wall.err;
   EXPECT_NE(zero.err.find("'0' is not a positive frequency in Hz (--no-lowpass: no filter)"), std::string::npos)
       << zero.err;
   const Result negative =

@@ -420,3 +420,13 @@ def test_clocks_refined_by_the_fit_as_the_command_and_the_staged_calls(tmp_path)
     assert all("refined_by_fit" not in c for c in kinematic["time_alignment"].values())
     assert kinematic["time_alignment"]["ft"]["offset_s"] == cli["time_alignment"]["ft"]["refined_by_fit"][
         "kinematic_offset_s"]
+    # validate_clocks="training" as --validate-clocks training: the trunk bending read on the walk's clocks.
+    same = dynid.identify_inertial("kid_humanoid", str(data), align_kinematics_only=True, validate_clocks="training",
+                                   **options).summary
+    assert same["validation_time_alignment"] == same["time_alignment"] == kinematic["time_alignment"]
+    assert same["validation_time_alignment"] != kinematic["validation_time_alignment"]
+    bad = run_cli("identify", "inertial", "kid_humanoid", data, "--sensors", "contact", "--validate-clocks",
+                  "training", "--quiet", "--out", tmp_path / "bad", check=False)
+    assert bad.returncode == 1 and "--validate-clocks training goes with --validate" in bad.stderr
+    with pytest.raises(ValueError, match="expected estimate or training"):
+        dynid.identify_inertial("kid_humanoid", str(data), sensors="contact", validate_clocks="wall")

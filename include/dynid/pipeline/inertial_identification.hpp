@@ -144,6 +144,12 @@ struct InertialIdentificationOptions {
   /// the gears' wind-up bias by 2-15 ms on the kid walk; the fit's residual is lowest at the true
   /// offsets (docs/identification.md, "Time alignment").
   bool align_time_by_fit = true;
+  /// The clocks of a separate `validate` data set: "estimate" (the default: its own, from the
+  /// kinematics as `align_time` estimates them, or the --time-offset given) or "training" (the
+  /// training data's, as given or estimated and refined: the same devices with the same offsets,
+  /// when those are transport latencies rather than each recording's start; `--validate-clocks`).
+  /// A slow validation motion such as the kid's trunk bending is no signal for a clock of its own.
+  std::string validate_clocks = "estimate";
   /// Sensor path: given clock offsets per stream [s] (`--time-offset STREAM=S`), used instead of
   /// the estimate for that stream (stream stamp minus robot time).
   std::map<std::string, double> time_offsets;
