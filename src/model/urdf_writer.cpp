@@ -202,11 +202,21 @@ UrdfWriteReport write_urdf_inertials(const Model& model, const std::string& orig
     }
     // Fold: the main link carries the whole body; merged links lose their inertial.
     set_inertial(doc, main_el, body.inertia.transformed(main->placement_in_body.inverse()));
+    std::string emptied;
     for (const LinkRecord* o : others) {
       if (!o->has_inertial) continue;
       tinyxml2::XMLElement* e = elements[o->name];
       if (tinyxml2::XMLElement* in = e ? e->FirstChildElement("inertial") : nullptr) e->DeleteChild(in);
+      emptied += (emptied.empty() ? "'" : ", '") + o->name + "'";
     }
+    // Said in the file, where a reader of the URDF looks for why those links have no inertial.
+    const std::string note = " dynid: link '" + main->name + "' carries the whole identified body (mass " +
+                             format_exact(body.inertia.mass) + " kg): what remained for it after the inertials of " +
+                             emptied + ", fixed to it, was not a physical body, so their inertials were removed ";
+    if (tinyxml2::XMLNode* before = main_el->PreviousSibling())
+      robot->InsertAfterChild(before, doc.NewComment(note.c_str()));
+    else
+      robot->InsertFirstChild(doc.NewComment(note.c_str()));
     report.changes.push_back("link '" + main->name + "': carries the whole identified body (mass " +
                              format_exact(body.inertia.mass) + " kg); inertials of the links fixed to it were removed");
   }

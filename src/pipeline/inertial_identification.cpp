@@ -1821,6 +1821,13 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
   }
 }
 
+namespace {
+/// File name of the identified URDF in the output directory: the model file's stem + "_identified.urdf".
+std::string identified_urdf_name(const InertialProblem& p) {
+  return std::filesystem::path(p.robot.urdf_path).stem().string() + "_identified.urdf";
+}
+}  // namespace
+
 std::string inertial_summary_json(const InertialProblem& p, const InertialIdentificationResult& r) {
   const InertialIdentificationOptions& o = p.options;
   json j;
@@ -1833,6 +1840,10 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
   j["validation_samples"] = r.validation_samples;
   j["validation_data"] = validation_data_text(o);
   j["base_parameters"] = p.base.num_base();
+  // What writing the identified model into the user's URDF changed: each link's inertial, locked
+  // joints made fixed, a body folded onto its main link (model/urdf_writer.hpp).
+  j["identified_urdf"] = {{"file", identified_urdf_name(p)},
+                          {"changes", write_urdf_inertials(r.identified_model, p.robot.urdf_path).changes}};
   j["parallel_filter"] = r.parallel_filter
                              ? json{{"cutoff_hz", r.parallel_filter->cutoff_hz},
                                     {"decimation", r.parallel_filter->decimation},
@@ -2112,10 +2123,8 @@ std::vector<std::string> write_inertial_identification(const InertialProblem& p,
                                                        const std::string& out_dir) {
   report_progress(p.options, 0.96, "writing " + out_dir);
   std::vector<std::string> written;
-  namespace fs = std::filesystem;
   const BaseParameters& base = p.base;
-  const std::string stem = fs::path(p.robot.urdf_path).stem().string();
-  const std::string urdf_out = out_dir + "/" + stem + "_identified.urdf";
+  const std::string urdf_out = out_dir + "/" + identified_urdf_name(p);
   // With --lock the locked joints become fixed joints at their lock value (model/urdf_writer.hpp).
   write_urdf_file(r.identified_model, p.robot.urdf_path, urdf_out);
   written.push_back(urdf_out);

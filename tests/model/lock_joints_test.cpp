@@ -189,6 +189,11 @@ TEST(LockJoints, LockedUrdfReloadedReproducesTheIdentifiedTorques) {
   for (const std::string& c : report.changes)
     fold_reported = fold_reported || c.find("whole identified body") != std::string::npos;
   EXPECT_TRUE(fold_reported);
+  // Said in the file too, before the link that carries the body, naming the links emptied.
+  const std::size_t note = report.urdf.find("dynid: link 'arm7_link_6' carries the whole identified body");
+  ASSERT_NE(note, std::string::npos);
+  EXPECT_LT(note, report.urdf.find("<link name=\"arm7_link_6\""));
+  EXPECT_NE(report.urdf.find("inertials of 'arm7_link_7', fixed to it", note), std::string::npos);
 }
 
 TEST(LockJoints, ErrorsNameTheModelAndTheJoint) {

@@ -167,9 +167,9 @@ TEST(MjcfReader, MenagerieStyleDynamicsEqualMujocos) {
   for (int k = 0; k < 10; ++k) cmp.compare(test::random_state(m, rng, 2.0), 1e-12, true);
 }
 
-/// `dynid info --json` of a file.
-json info(const std::string& path) {
-  const std::string cmd = std::string(DYNID_EXE) + " info " + path + " --json 2>&1";
+/// `dynid ARGS --json`, parsed.
+json dynid_json(const std::string& args) {
+  const std::string cmd = std::string(DYNID_EXE) + " " + args + " --json 2>&1";
   FILE* pipe = popen(cmd.c_str(), "r");
   std::string out;
   std::array<char, 4096> buf{};
@@ -177,6 +177,9 @@ json info(const std::string& path) {
   EXPECT_EQ(pclose(pipe), 0) << out;
   return json::parse(out);
 }
+
+/// `dynid info --json` of a file.
+json info(const std::string& path) { return dynid_json("info " + path); }
 
 double max_difference(const json& a, const json& b) {
   if (a.is_number()) return std::abs(a.get<double>() - b.get<double>());
@@ -226,6 +229,22 @@ TEST(MjcfReader, BundledRobotsExportedToMjcfDescribeAsTheirUrdf) {
     test::MujocoComparison cmp(from_mjcf, mj.get());
     std::mt19937 rng(7);
     for (int k = 0; k < 5; ++k) cmp.compare(test::random_state(from_mjcf, rng, 2.0), 1e-12, true);
+    // The command line on the MJCF file: `dynid compute --quantity rnea` gives those torques.
+    if (from_mjcf.floating_base) continue;  // a joint state suffices on the fixed-base arm
+    const test::State st = test::random_state(from_mjcf, rng, 2.0);
+    json state;
+    for (std::size_t b = 1; b < from_mjcf.bodies.size(); ++b) {
+      const Body& body = from_mjcf.bodies[b];
+      state["joints"][body.joint_name] = {{"q", st.q[body.idx_q]}, {"v", st.v[body.idx_v]}, {"a", st.a[body.idx_v]}};
+    }
+    const json c =
+        dynid_json("compute " + mjcf + " --state " + test::write_temp_file(state.dump(), ".json") + " --quantity rnea");
+    Data d(from_mjcf);
+    const VectorX expected = rnea(from_mjcf, d, st.q, st.v, st.a);
+    ASSERT_EQ(c["values"].size(), static_cast<std::size_t>(expected.size()));
+    for (Eigen::Index i = 0; i < expected.size(); ++i)
+      EXPECT_NEAR(c["values"][static_cast<std::size_t>(i)][0].get<double>(), expected[i],
+                  1e-12 * (1.0 + expected.norm()));
   }
 }
 

@@ -224,6 +224,19 @@ TEST(C3dImport, IdentifyStaticOnTheTrialsGivesTheDataSetsFigures) {
     EXPECT_NEAR(sb["segments"][s]["mass_after"].get<double>(), sa["segments"][s]["mass_after"].get<double>(),
                 5e-3 * sa["segments"][s]["mass_after"].get<double>())
         << sa["segments"][s]["name"];
+  // The trials given straight to `identify static` (imported on the fly, as `import c3d` does):
+  // the imported data set's figures.
+  const std::string out_direct_all = test::fresh_dir("c3d_import", "id_direct_all");
+  const Result c = run("identify static adult_humanoid" + files + common + " --out " + out_direct_all);
+  ASSERT_EQ(c.code, 0) << c.err;
+  const json sc = json::parse(test::read_file(out_direct_all + "/summary.json"));
+  EXPECT_EQ(sc["poses"], sb["poses"]);
+  EXPECT_NEAR(sc["gcom_error_mm"]["identified"]["heldout"]["mean"].get<double>(), gb, 1e-9 * gb);
+  ASSERT_EQ(sc["segments"].size(), sb["segments"].size());
+  for (std::size_t s = 0; s < sb["segments"].size(); ++s)
+    EXPECT_NEAR(sc["segments"][s]["mass_after"].get<double>(), sb["segments"][s]["mass_after"].get<double>(),
+                1e-9 * sb["segments"][s]["mass_after"].get<double>())
+        << sb["segments"][s]["name"];
   // The static poses are detectable in the imported trials themselves (the default `--windows
   // detect`, the settled-window detector, not the trials' segments): it finds every trial's pose.
   const std::string out_detect = test::fresh_dir("c3d_import", "id_detect");

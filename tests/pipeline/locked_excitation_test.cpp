@@ -10,8 +10,12 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "dynid/dynamics/rnea.hpp"
 #include "dynid/ident/excitation.hpp"
 #include "dynid/io/csv_stream.hpp"
+#include "dynid/model/lock_joints.hpp"
+#include "dynid/model/random_state.hpp"
+#include "dynid/model/urdf_reader.hpp"
 #include "dynid/pipeline/inertial_identification.hpp"
 #include "dynid/scenarios/scenario.hpp"
 #include "support/scratch_files.hpp"
@@ -76,6 +80,7 @@ TEST(LockedExcitation, LockedJointsAreWeldedAndTheLockedModelIsRecoveredExactly)
   ident.source = "truth";  // the oracle: the simulator's noise-free stream
   ident.locks = design.locks;
   ident.truth_urdf = sim.out_dir + "/truth.urdf";
+  ident.out_dir = test::fresh_dir("locked_excitation", "identified");
   // Standing, the feet stay planted and the legs only keep the balance: some of their inertia
   // products are barely excited. As in the walk tests (inertial_identification_test.cpp), every base
   // parameter lies within a few of its own standard deviations (what the truth stream's printed
@@ -107,6 +112,29 @@ TEST(LockedExcitation, LockedJointsAreWeldedAndTheLockedModelIsRecoveredExactly)
   EXPECT_NEAR(r.total_mass, *r.truth_total_mass, 1e-9 * *r.truth_total_mass);
   EXPECT_LT(r.identified_rms.force, 1e-8 * r.nominal_rms.force);
   EXPECT_LT(r.identified_rms.moment, 1e-8 * r.nominal_rms.moment);
+
+  // The identified URDF the command wrote, read back as a user would (its locked joints now fixed
+  // joints at their lock value, so no lock is given), is the identified model: the same joints and
+  // the same torques at random states.
+  const std::string written = ident.out_dir + "/kid_humanoid_identified.urdf";
+  const Model reread = read_urdf_file(written, {});
+  ASSERT_EQ(reread.velocity_names(), r.identified_model.velocity_names());
+  Data d_reread(reread), d_identified(r.identified_model);
+  std::mt19937 rng(17);
+  for (int k = 0; k < 10; ++k) {
+    const StateSample x = random_state(r.identified_model, rng);
+    const VectorX expected = rnea(r.identified_model, d_identified, x.q, x.v, x.a);
+    EXPECT_LT((rnea(reread, d_reread, x.q, x.v, x.a) - expected).norm(), 1e-9 * expected.norm());
+  }
+  // summary.json says what the file changed: each locked joint made fixed.
+  const json summary = json::parse(test::read_file(ident.out_dir + "/summary.json"));
+  EXPECT_EQ(summary["identified_urdf"]["file"], "kid_humanoid_identified.urdf");
+  for (const JointLock& lock : design.locks) {
+    bool said = false;
+    for (const json& c : summary["identified_urdf"]["changes"])
+      said = said || c.get<std::string>() == "joint '" + lock.joint + "': locked, written as a fixed joint";
+    EXPECT_TRUE(said) << lock.joint;
+  }
 }
 
 TEST(LockedExcitation, AHeldJointThatIsAlsoMovedOrOutOfRangeIsRefused) {

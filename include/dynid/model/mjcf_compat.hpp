@@ -11,15 +11,18 @@
 //    (dynid models a tree: a loop closure or coupling is lost); textures and skins (visual only);
 //  - compiler autolimits="true" unless the file says otherwise (MuJoCo >= 2.3 default: a `range`
 //    without `limited` limits the joint);
-//  - <frame> (MuJoCo >= 3.1) is folded into its children's own poses, innermost first (a frame
-//    with childclass, or holding anything but bodies, geoms, sites, cameras and lights, is refused);
+//  - <replicate> (MuJoCo >= 3.1.5) is expanded into its copies, each in a <frame> (names suffixed
+//    as MuJoCo does);
+//  - <frame> (MuJoCo >= 3.1) is folded into its children's own poses, innermost first, its
+//    childclass made explicit on what it reaches (nested frames folded first; a frame holding
+//    anything else than bodies, geoms, sites, cameras and lights is refused);
 //  - joint actuatorfrcrange becomes the joint's effort limit (effort_limits()), then is dropped;
 //  - a mesh file that is absent or a Git LFS pointer: its geoms are dropped with a warning when no
 //    body needs them for its inertia, otherwise an error naming the file and the body;
 //  - then, driven by MuJoCo's own complaints (resolve()): an attribute or keyword 2.2.2 does not
 //    know is dropped with a warning when it cannot change the tree or the inertias (on a joint,
 //    site, camera, light, option, material, default actuator, ... or on a geom/mesh that no inertia
-//    comes from); anything else (<replicate>, <attach>, an unknown attribute of a body,
+//    comes from); anything else (<attach>, flex and composite, an unknown attribute of a body,
 //    inertial or mass-carrying geom) is refused with one line naming it.
 
 #include <map>
