@@ -16,11 +16,13 @@
 #include "dynid/io/csv_stream.hpp"
 #include "dynid/io/log_import.hpp"
 #include "dynid/io/state_json.hpp"
+#include "dynid/mocap/c3d_import.hpp"
 #include "dynid/mocap/c3d_reader.hpp"
 #include "dynid/mocap/force_plate.hpp"
 #include "dynid/mocap/ground_reaction_file.hpp"
 #include "dynid/mocap/trc_force_plates.hpp"
 #include "dynid/mocap/trc_reader.hpp"
+#include "dynid/model/mjcf_reader.hpp"
 #include "dynid/model/sidecar.hpp"
 #include "dynid/model/sidecar_reader.hpp"
 #include "dynid/model/urdf_reader.hpp"
@@ -177,6 +179,32 @@ std::string grf_mot(const std::string& text) {
   });
 }
 
+// An MJCF file as every command reads MODEL: dynid's edits for MuJoCo 2.2.2 (model/mjcf_compat.hpp),
+// MuJoCo's compiler, the conversion to dynid's model; floating and fixed base.
+std::string mjcf(const std::string& xml) {
+  const std::string path = write_scratch("model.xml", xml);
+  std::string problem = kept_rule(path, [&] { read_mjcf_file(path); });
+  if (problem.empty())
+    problem = kept_rule(path, [&] {
+      UrdfReadOptions fixed;
+      fixed.floating_base = false;
+      read_mjcf_file(path, fixed);
+    });
+  return problem;
+}
+
+// The label map of `dynid import c3d --labels`.
+std::string labels(const std::string& yaml) {
+  const std::string path = write_scratch("labels.yaml", yaml);
+  return kept_rule(path, [&] { read_marker_label_map(path); });
+}
+
+// The plate layout of `--plate-layout` (YAML or JSON; a C3D layout is the c3d harness's reader).
+std::string plate_layout(const std::string& yaml) {
+  const std::string path = write_scratch("plates.yaml", yaml);
+  return kept_rule(path, [&] { read_plate_layout(path); });
+}
+
 const std::map<std::string, std::string (*)(const std::string&)>& harnesses() {
   static const std::map<std::string, std::string (*)(const std::string&)> table = {{"urdf", urdf},
                                                                                    {"sidecar", sidecar},
@@ -187,7 +215,10 @@ const std::map<std::string, std::string (*)(const std::string&)>& harnesses() {
                                                                                    {"state_json", state_json},
                                                                                    {"excitation", excitation},
                                                                                    {"log_map", log_map},
-                                                                                   {"grf_mot", grf_mot}};
+                                                                                   {"grf_mot", grf_mot},
+                                                                                   {"mjcf", mjcf},
+                                                                                   {"labels", labels},
+                                                                                   {"plate_layout", plate_layout}};
   return table;
 }
 

@@ -13,7 +13,8 @@
 
 namespace dynid::fuzz {
 
-/// The harnesses: urdf, sidecar, csv, dataset, trc, c3d, state_json, excitation, log_map, grf_mot.
+/// The harnesses: urdf, sidecar, csv, dataset, trc, c3d, state_json, excitation, log_map, grf_mot,
+/// mjcf, labels, plate_layout.
 const std::vector<std::string>& harness_names();
 
 /// Reads `input` with the readers of harness `name`. Returns "" when they kept the rule, else what

@@ -15,7 +15,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JOBS="${JOBS:-$(nproc)}"
-ALL=(urdf sidecar csv dataset trc c3d state_json excitation log_map grf_mot)
+ALL=(urdf sidecar csv dataset trc c3d state_json excitation log_map grf_mot mjcf labels plate_layout)
 
 seconds=60
 if [ $# -gt 0 ]; then
@@ -58,6 +58,7 @@ seed() {  # seed NAME: the corpus directory, created from the bundled files on f
       sidecar) cp "$ROOT"/models/*.yaml "$corpus/" ;;
       c3d) cp "$ROOT"/tests/fixtures/mocap/*.c3d "$corpus/" ;;
       state_json) cp "$ROOT"/docs/examples/*_state.json "$corpus/" ;;
+      mjcf) cp "$ROOT"/tests/fixtures/mjcf/*.xml "$corpus/" ;;
     esac
   fi
   echo "$corpus"

@@ -42,6 +42,13 @@ TEST(FuzzRegressions, PastFindingsGiveAnErrorNamingTheInput) {
 TEST(FuzzRegressions, ErrorsOfBadInputsNameTheInput) {
   EXPECT_EQ(fuzz::read_input("state_json", R"({"gravity": 1})"), "");
   EXPECT_EQ(fuzz::read_input("trc", "PathFileType\t4\n"), "");
+  EXPECT_EQ(fuzz::read_input("mjcf", "<mujoco><worldbody><body name=\"b\"><joint/>"), "");
+  EXPECT_EQ(fuzz::read_input("mjcf",
+                             "<mujoco><worldbody><body><inertial mass=\"-1\" pos=\"0 0 0\"/>"
+                             "<joint/></body></worldbody></mujoco>"),
+            "");
+  EXPECT_EQ(fuzz::read_input("labels", "labels: 3\n"), "");
+  EXPECT_EQ(fuzz::read_input("plate_layout", "plates: [{corners: [[0, 0]]}]\n"), "");
   EXPECT_THROW(fuzz::read_input("no_such_reader", ""), std::invalid_argument);
 }
 
