@@ -99,11 +99,11 @@ InertialIdentificationOptions identification_options(
     const std::string& model, const std::string& data, const std::string& sensors, const std::string& source,
     const std::string& validate, double holdout, const std::string& truth, const std::map<std::string, double>& locks,
     bool lock_upper_body, bool consistent, py::handle prior, const std::string& weighting, bool torque_offsets,
-    bool torque_gains, bool fixed_base, const std::string& friction, bool armature, py::handle cutoff, bool align_time,
-    bool align_drift, bool align_kinematics_only, const std::string& validate_clocks,
-    const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
-    py::handle parallel_filter, const std::string& prior_frame, bool ft_calibration, py::handle total_mass,
-    double gear_windup, const GearStiffnessArg& gear_stiffness) {
+    bool torque_gains, double torque_gain_std, bool fixed_base, const std::string& friction, bool armature,
+    py::handle cutoff, bool align_time, bool align_drift, bool align_kinematics_only,
+    const std::string& validate_clocks, const std::map<std::string, std::string>& friction_joints,
+    const std::string& validation_window, py::handle parallel_filter, const std::string& prior_frame,
+    bool ft_calibration, py::handle total_mass, double gear_windup, const GearStiffnessArg& gear_stiffness) {
   // The checks the command line's option parser makes before the library sees the values.
   if (source != "sensors" && source != "mocap" && source != "truth")
     throw py::value_error("source: 'sensors', 'mocap' or 'truth', not '" + source + "'");
@@ -140,6 +140,7 @@ InertialIdentificationOptions identification_options(
   o.weighting = weighting;
   o.torque_offsets = torque_offsets;
   o.torque_gains = torque_gains;
+  o.torque_gain_std = torque_gain_std;
   o.fixed_base = fixed_base;
   o.friction = friction;
   o.armature = armature;
@@ -226,7 +227,8 @@ comma-separated names), source ("sensors" | "mocap" | "truth"), validate (defaul
 `holdout` of data; or validation_window: "FROM:TO" [s] or a segment's label, as --validate-window), truth (true URDF of a simulation), locks ({joint: position}), lock_upper_body,
 consistent, prior (None = auto: the CAD prior; or a weight), weighting ("sensors" | "residual"),
 torque_offsets, torque_gains (one gain per joint torque sensor the set uses; needs measured contact
-wrenches), fixed_base, friction ("viscous,coulomb,offset" subset), armature, friction_joints
+wrenches), torque_gain_std (the sensors' gain accuracy counted in the standard deviations, not
+estimated; --torque-gain-std), fixed_base, friction ("viscous,coulomb,offset" subset), armature, friction_joints
 ({joint: terms}, as --friction-joint JOINT=TERMS: that joint's terms instead of friction/armature;
 "none" for no term), cutoff [Hz], align_time (each stream's clock offset from the leg
 kinematics, refined to the minimum of the fit's residual: stage 1b, refine_stream_clocks),
@@ -404,7 +406,7 @@ torque joints and their measured / nominal / identified torques (samples x joint
       [](const std::string& model, const std::string& data, const std::string& sensors, const std::string& source,
          const std::string& validate, double holdout, const std::string& truth,
          const std::map<std::string, double>& locks, bool lock_upper_body, bool consistent, py::handle prior,
-         const std::string& weighting, bool torque_offsets, bool torque_gains, bool fixed_base,
+         const std::string& weighting, bool torque_offsets, bool torque_gains, double torque_gain_std, bool fixed_base,
          const std::string& friction, bool armature, py::handle cutoff, bool align_time, bool align_drift,
          bool align_kinematics_only, const std::string& validate_clocks,
          const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
@@ -413,9 +415,9 @@ torque joints and their measured / nominal / identified torques (samples x joint
          const std::string& plate_layout, const std::string& plates_unit, const std::string& up) {
         InertialIdentificationOptions o = identification_options(
             model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
-            weighting, torque_offsets, torque_gains, fixed_base, friction, armature, cutoff, align_time, align_drift,
-            align_kinematics_only, validate_clocks, friction_joints, validation_window, parallel_filter, prior_frame,
-            ft_calibration, total_mass, gear_windup, gear_stiffness);
+            weighting, torque_offsets, torque_gains, torque_gain_std, fixed_base, friction, armature, cutoff,
+            align_time, align_drift, align_kinematics_only, validate_clocks, friction_joints, validation_window,
+            parallel_filter, prior_frame, ft_calibration, total_mass, gear_windup, gear_stiffness);
         py::gil_scoped_release release;
         // A lab's C3D or TRC trial where a data set is expected: imported, kept as long as the problem.
         auto imported = std::make_shared<ImportedProblem>(
@@ -429,12 +431,13 @@ torque joints and their measured / nominal / identified torques (samples x joint
       py::arg("validate") = "", py::arg("holdout") = 0.3, py::arg("truth") = "",
       py::arg("locks") = std::map<std::string, double>{}, py::arg("lock_upper_body") = false,
       py::arg("consistent") = false, py::arg("prior") = py::none(), py::arg("weighting") = "sensors",
-      py::arg("torque_offsets") = false, py::arg("torque_gains") = false, py::arg("fixed_base") = false,
-      py::arg("friction") = "", py::arg("armature") = false, py::arg("cutoff") = py::none(),
-      py::arg("align_time") = false, py::arg("align_drift") = false, py::arg("align_kinematics_only") = false,
-      py::arg("validate_clocks") = "estimate", py::arg("friction_joints") = std::map<std::string, std::string>{},
-      py::arg("validation_window") = "", py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin",
-      py::arg("ft_calibration") = false, py::arg("total_mass") = py::none(), py::arg("gear_windup") = 0.0,
+      py::arg("torque_offsets") = false, py::arg("torque_gains") = false, py::arg("torque_gain_std") = 0.0,
+      py::arg("fixed_base") = false, py::arg("friction") = "", py::arg("armature") = false,
+      py::arg("cutoff") = py::none(), py::arg("align_time") = false, py::arg("align_drift") = false,
+      py::arg("align_kinematics_only") = false, py::arg("validate_clocks") = "estimate",
+      py::arg("friction_joints") = std::map<std::string, std::string>{}, py::arg("validation_window") = "",
+      py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin", py::arg("ft_calibration") = false,
+      py::arg("total_mass") = py::none(), py::arg("gear_windup") = 0.0,
       py::arg("gear_stiffness") = GearStiffnessArg(std::map<std::string, double>{}),
       py::arg("plates") = std::vector<std::string>{}, py::arg("plate_layout") = "", py::arg("plates_unit") = "",
       py::arg("up") = "z",
@@ -534,18 +537,18 @@ torque joints and their measured / nominal / identified torques (samples x joint
       [](const std::string& model, const std::string& data, const std::optional<std::string>& out,
          const std::string& sensors, const std::string& source, const std::string& validate, double holdout,
          const std::string& truth, const std::map<std::string, double>& locks, bool lock_upper_body, bool consistent,
-         py::handle prior, const std::string& weighting, bool torque_offsets, bool torque_gains, bool fixed_base,
-         const std::string& friction, bool armature, py::handle cutoff, bool align_time, bool align_drift,
-         bool align_kinematics_only, const std::string& validate_clocks,
+         py::handle prior, const std::string& weighting, bool torque_offsets, bool torque_gains, double torque_gain_std,
+         bool fixed_base, const std::string& friction, bool armature, py::handle cutoff, bool align_time,
+         bool align_drift, bool align_kinematics_only, const std::string& validate_clocks,
          const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
          py::handle parallel_filter, const std::string& prior_frame, bool ft_calibration, py::handle total_mass,
          double gear_windup, const GearStiffnessArg& gear_stiffness, const std::vector<std::string>& plates,
          const std::string& plate_layout, const std::string& plates_unit, const std::string& up) {
         InertialIdentificationOptions o = identification_options(
             model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
-            weighting, torque_offsets, torque_gains, fixed_base, friction, armature, cutoff, align_time, align_drift,
-            align_kinematics_only, validate_clocks, friction_joints, validation_window, parallel_filter, prior_frame,
-            ft_calibration, total_mass, gear_windup, gear_stiffness);
+            weighting, torque_offsets, torque_gains, torque_gain_std, fixed_base, friction, armature, cutoff,
+            align_time, align_drift, align_kinematics_only, validate_clocks, friction_joints, validation_window,
+            parallel_filter, prior_frame, ft_calibration, total_mass, gear_windup, gear_stiffness);
         py::gil_scoped_release release;
         // A lab's C3D or TRC trial where a data set is expected: imported for this run.
         const ImportedProblem imported(o.data, o.validate, trial_plate_options(plates, plate_layout, plates_unit, up),
@@ -565,12 +568,13 @@ torque joints and their measured / nominal / identified torques (samples x joint
       py::arg("source") = "sensors", py::arg("validate") = "", py::arg("holdout") = 0.3, py::arg("truth") = "",
       py::arg("locks") = std::map<std::string, double>{}, py::arg("lock_upper_body") = false,
       py::arg("consistent") = false, py::arg("prior") = py::none(), py::arg("weighting") = "sensors",
-      py::arg("torque_offsets") = false, py::arg("torque_gains") = false, py::arg("fixed_base") = false,
-      py::arg("friction") = "", py::arg("armature") = false, py::arg("cutoff") = py::none(),
-      py::arg("align_time") = false, py::arg("align_drift") = false, py::arg("align_kinematics_only") = false,
-      py::arg("validate_clocks") = "estimate", py::arg("friction_joints") = std::map<std::string, std::string>{},
-      py::arg("validation_window") = "", py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin",
-      py::arg("ft_calibration") = false, py::arg("total_mass") = py::none(), py::arg("gear_windup") = 0.0,
+      py::arg("torque_offsets") = false, py::arg("torque_gains") = false, py::arg("torque_gain_std") = 0.0,
+      py::arg("fixed_base") = false, py::arg("friction") = "", py::arg("armature") = false,
+      py::arg("cutoff") = py::none(), py::arg("align_time") = false, py::arg("align_drift") = false,
+      py::arg("align_kinematics_only") = false, py::arg("validate_clocks") = "estimate",
+      py::arg("friction_joints") = std::map<std::string, std::string>{}, py::arg("validation_window") = "",
+      py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin", py::arg("ft_calibration") = false,
+      py::arg("total_mass") = py::none(), py::arg("gear_windup") = 0.0,
       py::arg("gear_stiffness") = GearStiffnessArg(std::map<std::string, double>{}),
       py::arg("plates") = std::vector<std::string>{}, py::arg("plate_layout") = "", py::arg("plates_unit") = "",
       py::arg("up") = "z",

@@ -5,7 +5,8 @@
 //   [--plates GRF.mot --plate-layout LAYOUT [--plates-unit m|mm] [--up y]]
 //   [--validate DATA | --validate-split F | --validate-window FROM:TO|SEGMENT] [--lock JOINT=VALUE ...] [--consistent]
 //   [--prior WEIGHT] [--weighting sensors|residual]
-//   [--fixed-base] [--torque-offsets] [--torque-gains] [--ft-calibration [--ft-calibration-std F]] [--total-mass KG
+//   [--fixed-base] [--torque-offsets] [--torque-gains | --torque-gain-std F] [--ft-calibration [--ft-calibration-std
+//   F]] [--total-mass KG
 //   [--total-mass-std KG]] [--friction viscous,coulomb,offset] [--armature]
 //   [--friction-joint JOINT=TERMS ...]
 //   [--coulomb-smoothing-velocity RAD_S]
@@ -128,6 +129,12 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
   cmd->add_flag("--torque-gains", o.torque_gains,
                 "Also estimate the gain of each joint torque sensor of the set, the contact wrenches fixing the scale "
                 "(summary.json torque_gains)");
+  cmd->add_option("--torque-gain-std", o.torque_gain_std,
+                  "The joint torque sensors' gain accuracy (a fraction, 1 sigma), not estimated but counted: what such "
+                  "gain errors do to the estimate is added to the standard deviations (base_parameters.json "
+                  "std_from_torque_gains); for sets that cannot estimate the gains (a fixed-base arm). Not with "
+                  "--torque-gains")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--ft-calibration", o.ft_calibration,
                 "Also estimate the calibration of each measured contact wrench's F/T sensor (force and moment "
                 "3x3 corrections in the sensor's frame, prior --ft-calibration-std), with --total-mass for their scale "

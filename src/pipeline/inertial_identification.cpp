@@ -369,6 +369,10 @@ void report_progress(const InertialIdentificationOptions& o, double fraction, co
 
 namespace {
 
+/// Information that holds an unknown at its prior mean (0) against any data: the joint torque sensor
+/// gains of `torque_gain_std`, counted in the standard deviations instead of estimated.
+constexpr double kHeldUnknownInformation = 1e18;
+
 /// The joint torque sensor gains of `--torque-gains`, after the offsets. A sensor reading g tau + o
 /// enters the equations as Y pi + o' + d tau_m = tau_m with d = 1 - 1/g and o' = o / g: linear, its
 /// column the offset's column times the measured torque. A set without measured contact wrenches
@@ -376,10 +380,24 @@ namespace {
 /// the same joint torques.
 void add_torque_gain_unknowns(InertialProblem& p) {
   const InertialIdentificationOptions& o = p.options;
-  if (!o.torque_gains) return;
+  if (!(o.torque_gain_std >= 0.0) || !std::isfinite(o.torque_gain_std))
+    throw std::invalid_argument("--torque-gain-std must be a fraction, 0 or more");
+  if (o.torque_gain_std > 0.0) {
+    // Counted, not estimated: the columns are folded, the unknowns held at g = 1.
+    if (o.torque_gains)
+      throw std::invalid_argument(
+          "--torque-gain-std with --torque-gains: the gains are either estimated or counted in the standard "
+          "deviations, not both");
+    if (p.set.torque_joints.empty())
+      throw std::invalid_argument("--torque-gain-std: sensor set '" + o.sensors + "' uses no joint torque sensor");
+    if (p.fixed_part) throw std::invalid_argument("--torque-gain-std with --fix-mass-com: not yet");
+    p.torque_gains_held = true;
+  } else if (!o.torque_gains) {
+    return;
+  }
   if (p.set.torque_joints.empty())
     throw std::invalid_argument("--torque-gains: sensor set '" + o.sensors + "' uses no joint torque sensor");
-  if (p.set.contact_frames.empty())
+  if (p.set.contact_frames.empty() && !p.torque_gains_held)
     throw std::invalid_argument(
         "--torque-gains: sensor set '" + o.sensors +
         "' measures no contact wrench, so the joint torque sensors' gains and the inertial parameters scale "
@@ -917,6 +935,8 @@ InertialProblem prepare_inertial_identification(const InertialIdentificationOpti
       const int i = p.first_wrench_calibration_unknown() + k;
       p.prior_information(i, i) = 1.0 / (o.ft_calibration_std * o.ft_calibration_std);
     }
+    for (int k = 0; k < p.num_torque_gains && p.torque_gains_held; ++k)
+      p.prior_information(p.num_torque_offsets + k, p.num_torque_offsets + k) = kHeldUnknownInformation;
     if (p.fixed_part) {
       for (int k = 0; k < nx; ++k) {
         const double sd = p.cad_scales[p.free_params[static_cast<std::size_t>(k)]];
@@ -991,6 +1011,35 @@ double factor_condition(const MatrixX& R) {
   const Eigen::JacobiSVD<MatrixX> svd(R);
   const VectorX& sv = svd.singularValues();
   return sv[sv.size() - 1] > 0.0 ? sv[0] / sv[sv.size() - 1] : std::numeric_limits<double>::infinity();
+}
+
+}  // namespace
+
+namespace {
+
+/// What gain errors of the joint torque sensors, each within options.torque_gain_std (1 sigma,
+/// independent), do to the estimate, added to e.solution.standard_deviation. The estimate holds the
+/// gains' unknowns d = 1 - 1/g at 0; were the sensors' true d not 0, the estimate would move by B d,
+/// B = M_rr^-1 D_rg (M: the information the estimate solves with, the data's over their scale plus
+/// the prior's; D: the data's alone; r: the other unknowns; g: the gains'), so its covariance gains
+/// std^2 B B^T. d is g - 1 to first order.
+void add_torque_gain_std(const InertialProblem& p, const MatrixX& M, const MatrixX& D, InertialEstimate& e) {
+  const Eigen::Index n = M.rows(), first = p.num_torque_offsets, ng = p.num_torque_gains;
+  std::vector<Eigen::Index> rest;
+  for (Eigen::Index i = 0; i < n; ++i)
+    if (i < first || i >= first + ng) rest.push_back(i);
+  const auto nr = static_cast<Eigen::Index>(rest.size());
+  MatrixX Mrr(nr, nr), Drg(nr, ng);
+  for (Eigen::Index a = 0; a < nr; ++a) {
+    for (Eigen::Index b = 0; b < nr; ++b) Mrr(a, b) = M(rest[a], rest[b]);
+    Drg.row(a) = D.row(rest[a]).segment(first, ng);
+  }
+  const MatrixX B = Mrr.ldlt().solve(Drg);
+  e.torque_gain_std_contribution = VectorX::Zero(n);
+  for (Eigen::Index a = 0; a < nr; ++a)
+    e.torque_gain_std_contribution[rest[a]] = p.options.torque_gain_std * B.row(a).norm();
+  e.solution.standard_deviation =
+      (e.solution.standard_deviation.array().square() + e.torque_gain_std_contribution.array().square()).sqrt();
 }
 
 }  // namespace
@@ -1148,6 +1197,11 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
       data.add(U, U * p.prior_mean);
       return;
     }
+    if (p.torque_gains_held) {
+      MatrixX held = MatrixX::Zero(p.num_torque_gains, np);
+      held.middleCols(p.num_torque_offsets, p.num_torque_gains).setIdentity();
+      data.add(held, VectorX::Zero(p.num_torque_gains), VectorX::Constant(p.num_torque_gains, kHeldUnknownInformation));
+    }
     if (prior <= 0.0) return;
     const MatrixX& R = data.information_factor();
     const double lambda = prior * R.bottomRightCorner(nx, nx).squaredNorm() / static_cast<double>(nx);
@@ -1249,6 +1303,11 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
     LeastSquaresSolution& sol = e.solution;
     sol.x = e.cad_prior->x;
     sol.standard_deviation = e.cad_prior->posterior_variance.cwiseSqrt();
+    if (p.torque_gains_held) {
+      MatrixX H = MatrixX::Zero(np, np);
+      for (const InformationBlock& block : information) H += block.H;
+      add_torque_gain_std(p, H / c + e.prior_information, H / c, e);
+    }
     sol.rows = ls.rows();
     sol.residual_rms =
         std::sqrt(((R * sol.x - z).squaredNorm() + ls.residual_sum_of_squares()) / static_cast<double>(ls.rows()));
@@ -1260,6 +1319,11 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
   e.solution = ls.solve(p.unknown_names);
   // Rows of low-passed noise kept faster than twice its bandwidth are not independent.
   if (e.parallel_filter) e.solution.standard_deviation *= e.parallel_filter->standard_deviation_factor;
+  if (p.torque_gains_held) {
+    const MatrixX& R = ls.information_factor();
+    const MatrixX H = R.transpose() * R;
+    add_torque_gain_std(p, H, H, e);
+  }
   e.information_factor = ls.information_factor();
   e.factor_rhs = ls.factor_rhs();
   e.residual_sum_of_squares = ls.residual_sum_of_squares();
@@ -1403,6 +1467,8 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
   } else {
     r.base_values = x_hat;
     r.base_std = x_std;
+    if (e.torque_gain_std_contribution.size() > 0)
+      r.base_std_from_torque_gains = e.torque_gain_std_contribution.tail(nx);
     if (o.consistent) {
       r.consistent_fit = fit_physically_consistent(R_x, z_x, K, pi_nominal, o.consistent_fit);
       r.standard_parameters = r.consistent_fit->pi;
@@ -1485,7 +1551,7 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
                                   model.bodies[static_cast<std::size_t>(b)].idx_v, offsets[k],
                                   sol.standard_deviation[k]});
     }
-    for (int k = 0; k < p.num_torque_gains; ++k) {
+    for (int k = 0; k < p.num_torque_gains && !p.torque_gains_held; ++k) {
       const int b = p.set.torque_joints[static_cast<std::size_t>(k)];
       const Eigen::Index i = p.num_torque_offsets + k;
       const double g = 1.0 / (1.0 - offsets[i]);  // d = 1 - 1/g; dg/dd = g^2
@@ -1937,6 +2003,8 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
       offsets.push_back({{"joint", t.joint}, {"offset", t.value}, {"std", t.std}});
     j["torque_offsets"] = offsets;
   }
+  // The joint torque sensors' gain accuracy counted in the standard deviations (null: not counted).
+  j["torque_gain_std"] = o.torque_gain_std > 0.0 ? json(o.torque_gain_std) : json(nullptr);
   if (o.torque_gains) {
     json gains = json::array();
     for (const TorqueGain& t : r.torque_gains) gains.push_back({{"joint", t.joint}, {"gain", t.value}, {"std", t.std}});
@@ -2135,6 +2203,7 @@ std::vector<std::string> write_inertial_identification(const InertialProblem& p,
     e["expression"] = base.expression(k);
     e["value"] = r.base_values[k];
     e["std"] = r.base_std[k];
+    if (r.base_std_from_torque_gains.size() > 0) e["std_from_torque_gains"] = r.base_std_from_torque_gains[k];
     e["nominal"] = r.base_nominal[k];
     if (r.base_truth) e["truth"] = (*r.base_truth)[k];
     if (r.determination.size() == base.num_base()) {

@@ -23,6 +23,7 @@
 #include "dynid/pipeline/inertial_identification.hpp"
 #include "dynid/scenarios/scenario.hpp"
 #include "support/scratch_files.hpp"
+#include "support/torque_stream_edit.hpp"
 
 namespace dynid {
 namespace {
@@ -318,7 +319,10 @@ std::string noisy_copy(const std::string& dir) {
     for (Eigen::Index r = 0; r < s.values.rows(); ++r) {
       for (std::size_t c = 0; c < channels.size(); ++c) {
         const double x = s.values(r, static_cast<Eigen::Index>(c) + 1);
-        row[c] = name == "encoders" ? std::round(x / count) * count : x + 0.3 * gauss(rng);
+        // Torque sensors: gains off 1 as a strain gauge's calibration is (within about 1.5 %), noise.
+        row[c] = name == "encoders"
+                     ? std::round(x / count) * count
+                     : (1.0 + 0.015 * std::sin(2.3 * static_cast<double>(c) + 0.4)) * x + 0.3 * gauss(rng);
       }
       w.write(s.values(r, 0), row);
     }
@@ -338,6 +342,9 @@ TEST_F(Arm7Excite, NoisySensorsWithinThreeStdAndWithoutFrictionHeldOutErrorTwice
   // parallel filter with its standard-deviation factor keeps the stated standard deviations honest
   // (docs/identification.md, "Parallel filtering").
   o.parallel_filter.cutoff_hz = 2.0;
+  // The sensors' gains (up to 1.5 % off) cannot be estimated on a fixed base: their accuracy class
+  // is counted in the standard deviations instead.
+  o.torque_gain_std = 0.01;
   const InertialIdentificationResult r = run_inertial_identification(o);
   ASSERT_TRUE(r.base_truth);
   double worst_base = 0.0, worst_friction = 0.0;  // [std]
@@ -360,6 +367,46 @@ TEST_F(Arm7Excite, NoisySensorsWithinThreeStdAndWithoutFrictionHeldOutErrorTwice
   EXPECT_GT(*without.identified_rms.torque, 2.0 * *r.identified_rms.torque);
   std::cout << "held-out joint torque RMS [N m]: with friction " << *r.identified_rms.torque << ", without "
             << *without.identified_rms.torque << ", nominal " << r.nominal_rms.torque.value_or(-1.0) << "\n";
+}
+
+// --torque-gain-std counts the joint torque sensors' gain errors in the standard deviations without
+// estimating them. Checked against a second formulation: the same identification with one sensor's
+// readings scaled by (1 + eps), joint by joint (the estimate is linear in the readings with the
+// least squares alone, so the finite difference is exact to round-off).
+TEST_F(Arm7Excite, TorqueGainStdIsWhatScaledTorqueReadingsDoToTheEstimate) {
+  InertialIdentificationOptions o = options(dir_, "sensors", true);
+  const InertialIdentificationResult plain = run_inertial_identification(o);
+  o.torque_gain_std = 0.01;
+  const InertialIdentificationResult counted = run_inertial_identification(o);
+  const int n = plain.base.num_base();
+  ASSERT_EQ(counted.base_std_from_torque_gains.size(), n);
+  // The values are the same: the gains are held at 1, not estimated.
+  EXPECT_LT((counted.base_values - plain.base_values).norm(), 1e-9 * plain.base_values.norm());
+  const double eps = 1e-3;
+  VectorX predicted_variance = VectorX::Zero(n);
+  for (int joint = 0; joint < 7; ++joint) {
+    const std::string scaled =
+        test::with_stream_readings(dir_, "torques.csv", "arm7_excite", "gain_" + std::to_string(joint),
+                                   [&](int k, double value) { return k == joint ? (1.0 + eps) * value : value; });
+    InertialIdentificationOptions s = options(scaled, "sensors", true);
+    const InertialIdentificationResult moved = run_inertial_identification(s);
+    // Readings (1 + eps) tau_m move the estimate by eps B_j exactly, B_j the sensitivity to the
+    // gain unknown d_j (its column is d_j tau_m: ident/identification_rows.hpp).
+    predicted_variance += ((moved.base_values - plain.base_values) / eps * o.torque_gain_std).cwiseAbs2();
+  }
+  const VectorX predicted = predicted_variance.cwiseSqrt();
+  double worst = 0.0;
+  for (int k = 0; k < n; ++k) {
+    EXPECT_NEAR(counted.base_std_from_torque_gains[k], predicted[k], 1e-6 * predicted.maxCoeff() + 1e-4 * predicted[k])
+        << plain.base.name(k);
+    worst = std::max(worst, std::abs(counted.base_std_from_torque_gains[k] - predicted[k]) / predicted.maxCoeff());
+    // and the reported standard deviation holds both parts
+    EXPECT_NEAR(counted.base_std[k] * counted.base_std[k],
+                plain.base_std[k] * plain.base_std[k] + predicted[k] * predicted[k],
+                1e-6 * counted.base_std[k] * counted.base_std[k]);
+  }
+  std::printf("std from the gains against the finite differences: worst %.2e of the largest\n", worst);
+  EXPECT_GT(predicted.maxCoeff(), 0.0);
 }
 
 }  // namespace

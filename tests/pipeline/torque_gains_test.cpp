@@ -127,6 +127,21 @@ TEST(TorqueGains, SetsThatCannotFixTheScaleAreRefused) {
       EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
     }
   }
+  // --torque-gain-std counts the gains instead of estimating them: not both, and only with sensors.
+  auto refused = [&](const std::string& sensors, bool gains, double std, const std::string& expected) {
+    o.sensors = sensors;
+    o.torque_gains = gains;
+    o.torque_gain_std = std;
+    try {
+      run_inertial_identification(o);
+      ADD_FAILURE() << sensors << " " << std << ": no error";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+  };
+  refused("full", true, 0.01, "either estimated or counted");
+  refused("contact", false, 0.01, "--torque-gain-std: sensor set 'contact' uses no joint torque sensor");
+  refused("full", false, -0.01, "--torque-gain-std must be a fraction");
 }
 
 }  // namespace

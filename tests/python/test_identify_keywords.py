@@ -97,3 +97,19 @@ def test_parallel_filter_and_prior_frame_as_the_command(arm, tmp_path):
         dynid.identify_inertial("arm7", str(arm), sensors="joints", prior_frame="joint")
     with pytest.raises(ValueError, match="parallel_filter"):
         dynid.identify_inertial("arm7", str(arm), sensors="joints", parallel_filter=-1.0)
+
+
+def test_torque_gain_std_counts_the_gains_in_the_standard_deviations_as_the_command_does(arm, tmp_path):
+    """torque_gain_std (--torque-gain-std): the same values, larger standard deviations, each
+    base parameter's share from the gains in base_parameters.json, as the command writes them."""
+    plain = dynid.identify_inertial("arm7", str(arm), **ARGS)
+    counted = dynid.identify_inertial("arm7", str(arm), torque_gain_std=0.01, out=str(tmp_path / "py"), **ARGS)
+    assert counted.summary["torque_gain_std"] == 0.01 and plain.summary["torque_gain_std"] is None
+    assert counted.base_values == pytest.approx(plain.base_values, rel=1e-9, abs=1e-12)
+    assert all(c >= p for c, p in zip(counted.base_std, plain.base_std))
+    run_cli("identify", "inertial", "arm7", arm, "--sensors", "joints", "--prior", "0", "--friction", "viscous,coulomb",
+            "--armature", "--torque-gain-std", "0.01", "--quiet", "--out", tmp_path / "cli")
+    py_rows = json.loads((tmp_path / "py" / "base_parameters.json").read_text())
+    cli_rows = json.loads((tmp_path / "cli" / "base_parameters.json").read_text())
+    assert [r["std_from_torque_gains"] for r in py_rows] == pytest.approx([r["std_from_torque_gains"] for r in cli_rows])
+    assert max(r["std_from_torque_gains"] for r in cli_rows) > 0.0

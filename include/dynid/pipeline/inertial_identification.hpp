@@ -89,6 +89,10 @@ struct InertialIdentificationOptions {
   /// joint torque): needs measured contact wrenches, which fix the scale the gains share with the
   /// inertial parameters (docs/identification.md, "Joint torque sensor gains").
   bool torque_gains = false;
+  /// The joint torque sensors' gain accuracy (a fraction, 1 sigma; 0: not counted), not estimated:
+  /// what such gain errors do to the estimate is added to every unknown's standard deviation
+  /// (docs/identification.md, "Joint torque sensor gains"). Not with torque_gains.
+  double torque_gain_std = 0.0;
   /// Also estimate a calibration correction of each measured contact wrench's sensor: f = (I + E) f_m
   /// with E's force block (3 x 3) and moment block (3 x 3) in the sensor's frame, each entry under a
   /// prior N(0, ft_calibration_std^2) (a six-axis sensor's accuracy class). Needs the CAD prior.
@@ -295,6 +299,9 @@ struct InertialIdentificationResult {
   std::vector<std::string> input_warnings;
   std::vector<TorqueOffset> torque_offsets;  ///< with `torque_offsets`
   std::vector<TorqueGain> torque_gains;      ///< with `torque_gains`
+  /// With options.torque_gain_std: each base parameter's standard deviation from the joint torque
+  /// sensors' gain errors alone (part of base_std); empty otherwise.
+  VectorX base_std_from_torque_gains;
   /// With `ft_calibration`: per measured contact, its F/T sensor's corrections f = (I + E) f_m in the
   /// sensor's frame as matrices I + E (force, moment; rows) and each entry's standard deviation.
   struct WrenchCalibration {
@@ -411,6 +418,9 @@ struct InertialProblem {
   int num_offsets = 0;
   int num_torque_offsets = 0;
   int num_torque_gains = 0;
+  /// options.torque_gain_std: the gain columns are folded with the others, their unknowns held at 0
+  /// (g = 1), so that their information with the rest gives the estimate's sensitivity to them.
+  bool torque_gains_held = false;
   int first_friction_unknown() const { return num_torque_offsets + num_torque_gains; }
   /// The contact wrench calibration unknowns (`ft_calibration`), 18 per measured contact, after friction.
   int num_wrench_calibration = 0;
@@ -460,6 +470,9 @@ struct InertialEstimate {
   MatrixX prior_information;
   std::optional<std::array<double, kCadParameterClasses>> cad_prior_fractions;
   std::optional<ParallelFilterUse> parallel_filter;  ///< when the training equations were filtered
+  /// With options.torque_gain_std: each unknown's standard deviation from the sensors' gain errors
+  /// alone (already in solution.standard_deviation); empty otherwise.
+  VectorX torque_gain_std_contribution;
   /// E[dA^T W dA]: what the derived accelerations' noise adds to the data's information (unknowns x
   /// unknowns), taken off before the CAD prior's fit; empty when the source declares no such noise.
   MatrixX errors_in_variables;
