@@ -457,8 +457,9 @@ std::vector<std::tuple<std::string, double, std::string>> gear_compliances(const
                                   "'s sidecar has a torsional_stiffness (docs/robot-sidecar.md)");
   }
   for (const auto& [joint, k] : o.gear_stiffness) {
+    const std::string& name = joint;  // a structured binding cannot be captured before C++20 in clang 14
     const auto body = std::find_if(p.model.bodies.begin(), p.model.bodies.end(),
-                                   [&](const Body& b) { return b.joint_name == joint; });
+                                   [&](const Body& b) { return b.joint_name == name; });
     if (body == p.model.bodies.end() || body->joint_type == JointType::FreeFlyer)
       throw std::invalid_argument("--gear-stiffness: '" + joint + "' is not a moving joint of " + p.model.label() +
                                   (p.options.locks.empty() ? "" : " (a locked joint carries no correction)"));
