@@ -458,8 +458,8 @@ std::vector<std::tuple<std::string, double, std::string>> gear_compliances(const
   }
   for (const auto& [joint, k] : o.gear_stiffness) {
     const std::string& name = joint;  // a structured binding cannot be captured before C++20 in clang 14
-    const auto body = std::find_if(p.model.bodies.begin(), p.model.bodies.end(),
-                                   [&](const Body& b) { return b.joint_name == name; });
+    const auto body =
+        std::find_if(p.model.bodies.begin(), p.model.bodies.end(), [&](const Body& b) { return b.joint_name == name; });
     if (body == p.model.bodies.end() || body->joint_type == JointType::FreeFlyer)
       throw std::invalid_argument("--gear-stiffness: '" + joint + "' is not a moving joint of " + p.model.label() +
                                   (p.options.locks.empty() ? "" : " (a locked joint carries no correction)"));
@@ -1307,7 +1307,9 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
     if (p.torque_gains_held) {
       MatrixX H = MatrixX::Zero(np, np);
       for (const InformationBlock& block : information) H += block.H;
-      add_torque_gain_std(p, H / c + e.prior_information, H / c, e);
+      MatrixX M = H / c + e.prior_information;
+      if (weighed.H.size() > 0) M += weighed.H;  // the weighed total mass, as the fit took it
+      add_torque_gain_std(p, M, H / c, e);
     }
     sol.rows = ls.rows();
     sol.residual_rms =

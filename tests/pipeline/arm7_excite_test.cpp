@@ -407,6 +407,23 @@ TEST_F(Arm7Excite, TorqueGainStdIsWhatScaledTorqueReadingsDoToTheEstimate) {
   }
   std::printf("std from the gains against the finite differences: worst %.2e of the largest\n", worst);
   EXPECT_GT(predicted.maxCoeff(), 0.0);
+
+  // With the CAD prior (its weight from the data) the gains are held as well: the same values, and
+  // the gains' share is in the standard deviations.
+  InertialIdentificationOptions cad = options(dir_, "sensors", true);
+  cad.prior.reset();
+  const InertialIdentificationResult cad_plain = run_inertial_identification(cad);
+  cad.torque_gain_std = 0.01;
+  const InertialIdentificationResult cad_counted = run_inertial_identification(cad);
+  EXPECT_LT((cad_counted.base_values - cad_plain.base_values).norm(), 1e-9 * cad_plain.base_values.norm());
+  ASSERT_EQ(cad_counted.base_std_from_torque_gains.size(), n);
+  EXPECT_GT(cad_counted.base_std_from_torque_gains.maxCoeff(), 0.0);
+  for (int k = 0; k < n; ++k)
+    EXPECT_NEAR(cad_counted.base_std[k] * cad_counted.base_std[k],
+                cad_plain.base_std[k] * cad_plain.base_std[k] +
+                    cad_counted.base_std_from_torque_gains[k] * cad_counted.base_std_from_torque_gains[k],
+                1e-6 * cad_counted.base_std[k] * cad_counted.base_std[k])
+        << plain.base.name(k);
 }
 
 }  // namespace
