@@ -1,14 +1,18 @@
 #include "dynid/core/number_format.hpp"
 
+#include <array>
+#include <charconv>
 #include <iomanip>
 #include <sstream>
 
 namespace dynid {
 
 std::string format_exact(double x) {
-  std::ostringstream s;
-  s << std::setprecision(17) << x;
-  return s.str();
+  // std::to_chars without a format: the shortest text that reads back as x (0.3, not
+  // 0.29999999999999999), fixed or scientific, whichever is shorter.
+  std::array<char, 32> text{};
+  const auto [end, error] = std::to_chars(text.data(), text.data() + text.size(), x);
+  return error == std::errc() ? std::string(text.data(), end) : std::string("nan");
 }
 
 std::string format_exact(const Vector3& v) {

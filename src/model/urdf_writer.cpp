@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <iomanip>
 #include <map>
@@ -17,6 +18,13 @@
 
 namespace dynid {
 namespace {
+
+/// A value in a change line a person reads (the file itself has format_exact's digits).
+std::string readable(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", x);
+  return text;
+}
 
 /// Inertial frame rotation of an existing <inertial> (identity when absent), so rewritten values
 /// keep the user's inertial axes.
@@ -195,8 +203,11 @@ UrdfWriteReport write_urdf_inertials(const Model& model, const std::string& orig
           main->has_inertial ? same(main_new, main->inertia) : main_new.mass == 0.0 && main_new.inertia.isZero();
       if (!unchanged) {
         set_inertial(doc, main_el, main_new);
-        report.changes.push_back("link '" + main->name + "': mass " + format_exact(main->inertia.mass) + " -> " +
-                                 format_exact(main_new.mass) + " kg");
+        report.changes.push_back(main_new.mass == main->inertia.mass
+                                     ? "link '" + main->name + "': inertia and centre of mass (mass kept, " +
+                                           readable(main_new.mass) + " kg)"
+                                     : "link '" + main->name + "': mass " + readable(main->inertia.mass) + " -> " +
+                                           readable(main_new.mass) + " kg");
       }
       continue;
     }
@@ -218,7 +229,7 @@ UrdfWriteReport write_urdf_inertials(const Model& model, const std::string& orig
     else
       robot->InsertFirstChild(doc.NewComment(note.c_str()));
     report.changes.push_back("link '" + main->name + "': carries the whole identified body (mass " +
-                             format_exact(body.inertia.mass) + " kg); inertials of the links fixed to it were removed");
+                             readable(body.inertia.mass) + " kg); inertials of the links fixed to it were removed");
   }
   set_joint_geometry(doc, robot, model, report);
   write_locked_joints(doc, *robot, model, original_urdf_path, report);

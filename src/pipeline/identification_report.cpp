@@ -269,6 +269,13 @@ void write_identification_report(const InertialIdentificationResult& r, const st
       gains.rows.push_back({g.joint, number(g.value, "%.5f"), number(g.std, "%.2g")});
     report.table(gains);
   }
+  if (r.torque_gain_std > 0.0) {
+    report.heading("Joint torque sensor gains");
+    report.paragraph("Not estimated (this sensor set cannot tell them from the masses): the sensors' gain accuracy, " +
+                     number(100.0 * r.torque_gain_std, "%.3g") +
+                     " % (1 sigma), is counted in the standard deviations; the base parameter table gives each "
+                     "one's share (\"std from gains\").");
+  }
   if (!r.ft_calibration.empty()) {
     report.heading("F/T sensor calibration");
     ReportTable cal;
@@ -396,12 +403,15 @@ void write_identification_report(const InertialIdentificationResult& r, const st
   ReportTable t;
   t.caption = "Identified base parameters, standard deviation and grouping";
   t.header = {"#", "name", "value", "std", "nominal"};
+  const bool gains_counted = r.base_std_from_torque_gains.size() == r.base.num_base();
+  if (gains_counted) t.header.insert(t.header.begin() + 4, "std from gains");
   if (r.base_truth) t.header.push_back("truth");
   if (with_prior) t.header.insert(t.header.end(), {"prior std", "status"});
   t.header.push_back("combines");
   for (int k = 0; k < r.base.num_base(); ++k) {
     std::vector<std::string> row = {std::to_string(k), r.base.name(k), number(r.base_values[k], "%.6g"),
                                     number(r.base_std[k], "%.2g"), number(r.base_nominal[k], "%.6g")};
+    if (gains_counted) row.insert(row.begin() + 4, number(r.base_std_from_torque_gains[k], "%.2g"));
     if (r.base_truth) row.push_back(number((*r.base_truth)[k], "%.6g"));
     if (with_prior) {
       row.push_back(number(r.prior_std[k], "%.2g"));
@@ -411,6 +421,14 @@ void write_identification_report(const InertialIdentificationResult& r, const st
     t.rows.push_back(row);
   }
   report.table(t);
+  if (!r.identified_urdf_changes.empty()) {
+    report.heading("The identified URDF");
+    ReportTable changes;
+    changes.caption = "What writing the identified model into the URDF changed (summary.json identified_urdf)";
+    changes.header = {"change"};
+    for (const std::string& c : r.identified_urdf_changes) changes.rows.push_back({c});
+    report.table(changes);
+  }
   if (!r.inconsistent_links.empty()) {
     std::string s = "Physically inconsistent links of the identified model:";
     for (const auto& l : r.inconsistent_links) s += " " + l + ";";

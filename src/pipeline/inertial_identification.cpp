@@ -1607,6 +1607,10 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
       r.inconsistent_links.push_back(model.bodies[b].name + ": " + c.reason);
     }
   }
+  // What writing it into the user's URDF changes (model/urdf_writer.hpp): each link's inertial,
+  // locked joints made fixed, a body folded onto its main link.
+  r.identified_urdf_changes = write_urdf_inertials(r.identified_model, p.robot.urdf_path).changes;
+  r.torque_gain_std = p.torque_gains_held ? p.options.torque_gain_std : 0.0;
   return r;
 }
 
@@ -1911,8 +1915,7 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
   j["base_parameters"] = p.base.num_base();
   // What writing the identified model into the user's URDF changed: each link's inertial, locked
   // joints made fixed, a body folded onto its main link (model/urdf_writer.hpp).
-  j["identified_urdf"] = {{"file", identified_urdf_name(p)},
-                          {"changes", write_urdf_inertials(r.identified_model, p.robot.urdf_path).changes}};
+  j["identified_urdf"] = {{"file", identified_urdf_name(p)}, {"changes", r.identified_urdf_changes}};
   j["parallel_filter"] = r.parallel_filter
                              ? json{{"cutoff_hz", r.parallel_filter->cutoff_hz},
                                     {"decimation", r.parallel_filter->decimation},

@@ -302,6 +302,10 @@ struct InertialIdentificationResult {
   /// With options.torque_gain_std: each base parameter's standard deviation from the joint torque
   /// sensors' gain errors alone (part of base_std); empty otherwise.
   VectorX base_std_from_torque_gains;
+  double torque_gain_std = 0.0;  ///< the gain accuracy counted (options.torque_gain_std), 0: none
+  /// What writing the identified model into the user's URDF changes, one line each (summary.json
+  /// identified_urdf.changes).
+  std::vector<std::string> identified_urdf_changes;
   /// With `ft_calibration`: per measured contact, its F/T sensor's corrections f = (I + E) f_m in the
   /// sensor's frame as matrices I + E (force, moment; rows) and each entry's standard deviation.
   struct WrenchCalibration {
