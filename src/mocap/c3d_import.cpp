@@ -131,6 +131,7 @@ std::vector<std::pair<std::string, std::string>> read_marker_label_map(const std
   } catch (const YAML::Exception& e) {
     fail(path, std::string("not valid YAML (") + e.what() + ")");
   }
+  if (!root.IsMap()) fail(path, "no `labels:` mapping (lab label: model marker name)");
   const YAML::Node labels = root["labels"];
   if (!labels || !labels.IsMap()) fail(path, "no `labels:` mapping (lab label: model marker name)");
   std::vector<std::pair<std::string, std::string>> out;

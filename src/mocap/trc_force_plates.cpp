@@ -108,7 +108,13 @@ Matrix3 checked_plate_axes(const ForcePlate& plate, const std::string& where) {
 }  // namespace
 
 std::vector<PlateLayoutEntry> read_plate_layout(const std::string& path) {
-  if (lower_extension(path) != ".c3d") return read_yaml_layout(path);
+  if (lower_extension(path) != ".c3d") {
+    try {
+      return read_yaml_layout(path);
+    } catch (const YAML::Exception& e) {  // a node of another kind than the layout's (a scalar root, ...)
+      fail(path, std::string("not a plate layout (") + e.what() + ")");
+    }
+  }
   const MocapRecording rec = read_c3d(path);
   if (rec.force_plates.empty()) fail(path, "the C3D describes no force plates (FORCE_PLATFORM:USED is 0)");
   std::vector<PlateLayoutEntry> out;
