@@ -30,7 +30,7 @@ struct DemoArgs {
   std::string out = "dynid-demo";
   std::string stage = "all";
   unsigned seed = 1;
-  std::string perturb = "none";
+  std::string perturb = "all";  // the realistic testbed: what a user's lab and robot give
   bool quiet = false;
 };
 
@@ -167,8 +167,8 @@ void register_demo(CLI::App& app, Action& action) {
       ->check(CLI::IsMember({"all", "inertial", "static", "actuator"}));
   cmd->add_option("--seed", args->seed, "Seed of the simulations (default 1)");
   cmd->add_option("--perturb", args->perturb,
-                  "Testbed imperfections of the simulated robots and lab, as simulate's --perturb: none (default, "
-                  "the idealised testbed) | all | a comma-separated list (docs/scenarios.md)");
+                  "Testbed imperfections of the simulated robots and lab, as simulate's --perturb: all (default, "
+                  "the realistic testbed) | none (the idealised testbed) | a comma-separated list (docs/scenarios.md)");
   cmd->add_flag("--quiet", args->quiet, "No progress output");
   cmd->callback([args, &action] {
     action = [args] {
@@ -178,7 +178,10 @@ void register_demo(CLI::App& app, Action& action) {
         std::string list;
         for (const std::string& p : perturbations) list += (list.empty() ? "" : ", ") + p;
         std::cout << "Testbed: the true robots and lab with " << list
-                  << " (--perturb, docs/scenarios.md); without --perturb the idealised testbed\n";
+                  << " (--perturb, docs/scenarios.md); --perturb none for the idealised testbed\n";
+      } else {
+        std::cout << "Testbed: idealised (--perturb none): the true robots differ from their URDFs by their masses "
+                     "alone, the lab's sensors by their noise (docs/scenarios.md)\n";
       }
       if (args->stage == "all" || args->stage == "inertial") inertial_stage(*args);
       if (args->stage == "all" || args->stage == "static") static_stage(*args);

@@ -74,6 +74,9 @@ TEST(ActuatorCli, DemoStagePrintsTheCoefficientTable) {
   const std::string out = scratch("demo");
   const Result r = run("demo --stage actuator --quiet --out " + out);
   ASSERT_EQ(r.code, 0) << r.err;
+  // The demo's default is the realistic testbed (which the servo bench does not use).
+  EXPECT_NE(r.out.find("Testbed: the true robots and lab with inertia, geometry"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--perturb does not apply to the servo bench"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Actuator identification, servo_bench l_hip_pitch"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("identified"), std::string::npos) << r.out;
   EXPECT_TRUE(fs::exists(out + "/servo_actuator/report.html"));

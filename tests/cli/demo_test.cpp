@@ -17,9 +17,10 @@ namespace {
 TEST(CliDemo, InertialStageIdentifiesTheKidHumanoid) {
   const std::string out = std::filesystem::temp_directory_path() / ("dynid_demo_" + std::to_string(::getpid()));
   std::filesystem::remove_all(out);
-  const Result r = run("demo --stage inertial --quiet --out " + out);
+  const Result r = run("demo --stage inertial --perturb none --quiet --out " + out);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(r.err.empty()) << r.err;  // --quiet
+  EXPECT_NE(r.out.find("Testbed: idealised (--perturb none)"), std::string::npos) << r.out;
   EXPECT_TRUE(std::filesystem::exists(out + "/kid_inertial/report.html"));
   EXPECT_NE(r.out.find(out + "/kid_inertial/report.html"), std::string::npos) << r.out;
 
@@ -51,7 +52,7 @@ TEST(CliDemo, InertialStageIdentifiesTheKidHumanoid) {
 TEST(CliDemo, StaticStageIdentifiesTheAdultHumanoid) {
   const std::string out = std::filesystem::temp_directory_path() / ("dynid_demo_static_" + std::to_string(::getpid()));
   std::filesystem::remove_all(out);
-  const Result r = run("demo --stage static --quiet --out " + out);
+  const Result r = run("demo --stage static --perturb none --quiet --out " + out);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find(out + "/adult_static/report.html"), std::string::npos) << r.out;
   EXPECT_TRUE(std::filesystem::exists(out + "/adult_static/report.html"));
