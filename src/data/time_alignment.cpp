@@ -52,7 +52,8 @@ DriftLine robust_drift_line(const Eigen::ArrayXd& t, const Eigen::ArrayXd& l, co
     const double residual = (w * (l - intercept - out.slope * t).square()).sum();
     out.slope_std = std::sqrt(residual / static_cast<double>(n - 2) / stt);
     const Eigen::ArrayXd scaled = (l - intercept - out.slope * t) * w0.sqrt();
-    std::vector<double> magnitudes(scaled.abs().begin(), scaled.abs().end());
+    const Eigen::ArrayXd absolute = scaled.abs();  // one object: begin and end of the same expression
+    std::vector<double> magnitudes(absolute.begin(), absolute.end());
     std::nth_element(magnitudes.begin(), magnitudes.begin() + n / 2, magnitudes.end());
     const double threshold = 1.345 * 1.4826 * magnitudes[static_cast<std::size_t>(n / 2)];
     if (!(threshold > 0.0)) break;
