@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "c3d_words.hpp"
+#include "dynid/core/number_format.hpp"
 #include "file_bytes.hpp"
 
 namespace dynid {
@@ -179,6 +180,12 @@ C3dFile parse_c3d(const std::string& bytes, const std::string& label) {
   const double scale = params.number("POINT", "SCALE").value_or(header_scale);
   if (!std::isfinite(scale) || scale == 0.0)
     r.fail("POINT:SCALE is " + std::to_string(scale) + "; a non-zero scale is required");
+  // The parameter describes the data, as for the counts (docs/mocap.md); a header that disagrees,
+  // in the storage its sign gives or in the factor, is named.
+  if (scale != header_scale && params.number("POINT", "SCALE"))
+    file.warnings.push_back("POINT:SCALE is " + format_exact(scale) + " but the header says " +
+                            format_exact(header_scale) + " (" + (header_scale < 0 ? "floats" : "integers") +
+                            "); the parameter describes the data (" + (scale < 0 ? "floats" : "integers") + ")");
   const std::size_t word = scale < 0 ? 4 : 2;
   const auto n_points = static_cast<Eigen::Index>(header_points);
   if (const C3dParameter* used = params.find("POINT", "USED");

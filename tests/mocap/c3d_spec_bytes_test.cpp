@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "dynid/core/number_format.hpp"
 #include "dynid/mocap/c3d_reader.hpp"
 
 namespace dynid {
@@ -105,6 +106,7 @@ struct Layout {
   bool zero_sized = false;          // groups and parameters with nothing in them (see ZeroSized... below)
   bool empty_rate = false;          // POINT:RATE of dimension [0]
   float header_rate = 100.0f;
+  float header_scale = -1.0f;  // words 7-8 (the parameter POINT:SCALE stays -1: floats)
 };
 
 /// Two markers, `stored` frames in float storage. Marker m at frame f: (1000 m + f, 2 f, -f) mm.
@@ -154,11 +156,11 @@ std::string spec_file(const Layout& l) {
   put_i16(header, 4, 0);       // word 3: analog values per frame
   put_i16(header, 6, 1);       // word 4: first frame
   put_i16(header, 8, l.header_last);
-  put_i16(header, 10, 10);             // word 6: interpolation gap
-  put_f32(header, 12, -1.0f);          // words 7-8: scale (negative: floats)
-  put_i16(header, 16, data_block);     // word 9: data start block
-  put_i16(header, 18, 0);              // word 10: analog samples per frame
-  put_f32(header, 20, l.header_rate);  // words 11-12: frame rate
+  put_i16(header, 10, 10);              // word 6: interpolation gap
+  put_f32(header, 12, l.header_scale);  // words 7-8: scale (negative: floats)
+  put_i16(header, 16, data_block);      // word 9: data start block
+  put_i16(header, 18, 0);               // word 10: analog samples per frame
+  put_f32(header, 20, l.header_rate);   // words 11-12: frame rate
 
   std::string data(static_cast<std::size_t>(l.stored * points * 16), '\0');
   std::size_t at = 0;
@@ -315,6 +317,22 @@ TEST(C3dSpecBytes, AnEmptyRateParameterFallsBackToTheHeader) {
   const MocapRecording with_rate =
       recording_from_c3d(parse_c3d(spec_file({.header_rate = 120.0f}), "rate.c3d"), "rate.c3d");
   EXPECT_EQ(with_rate.point_rate, 100.0);  // the parameter wins when it has a value
+}
+
+TEST(C3dSpecBytes, AHeaderScaleOffThePointScaleParameterIsNamedAndTheParameterDescribesTheData) {
+  // The header's scale factor disagreeing with POINT:SCALE: in its factor, and in its sign (the
+  // header saying integers where the parameter and the data are floats).
+  for (const float header_scale : {-0.1f, 0.1f}) {
+    const C3dFile f = parse_c3d(spec_file({.header_scale = header_scale}), "scale.c3d");
+    EXPECT_EQ(f.frame_count(), 30);
+    EXPECT_EQ(f.points(29, 3), 1029.0);  // read as floats, as written
+    ASSERT_EQ(f.warnings.size(), 1u);
+    EXPECT_NE(f.warnings.front().find("POINT:SCALE is -1 but the header says " + format_exact(header_scale)),
+              std::string::npos)
+        << f.warnings.front();
+    EXPECT_NE(f.warnings.front().find("the parameter describes the data (floats)"), std::string::npos);
+  }
+  EXPECT_TRUE(parse_c3d(spec_file({}), "scale.c3d").warnings.empty());  // agreeing: nothing said
 }
 
 }  // namespace
