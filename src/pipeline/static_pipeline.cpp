@@ -12,6 +12,7 @@
 #include "dynid/data/lab_motion.hpp"
 #include "dynid/data/lab_recording.hpp"
 #include "dynid/data/settled_windows.hpp"
+#include "dynid/dynamics/center_of_mass.hpp"
 #include "dynid/mocap/marker_ik.hpp"
 #include "dynid/model/urdf_reader.hpp"
 #include "dynid/model/urdf_writer.hpp"
@@ -121,6 +122,9 @@ StaticWindows find_static_windows(const LabRecording& rec, const StaticPipelineO
 namespace {
 
 constexpr double kIkGoodFitM = 2e-3;  // marker RMS of a pose IK has found (noise and mounting: < 1 mm)
+// Blocks per pose window for the noise of its mean (batch means): enough for a scatter, each block
+// still many frames of a held pose.
+constexpr int kStaticNoiseBlocks = 5;
 constexpr int kIkRandomStarts = 24;
 
 /// `start` with every joint drawn uniformly within its limits (within +-pi where it has none).
@@ -216,13 +220,31 @@ void measure_static_poses(const Robot& robot, const LabRecording& rec, const Sta
   out.marker_names.clear();
   for (const ModelMarker& m : ik.markers()) out.marker_names.push_back(m.name);
   out.marker_calibration.reset();
-  if (!options.calibrate_markers) return;
-  std::vector<VectorX> starts;
-  for (const MeasuredStaticPose& p : out.poses) starts.push_back(p.q);
-  out.marker_calibration = calibrate_marker_mounts(ik, pose_markers, starts);
+  if (options.calibrate_markers) {
+    std::vector<VectorX> starts;
+    for (const MeasuredStaticPose& p : out.poses) starts.push_back(p.q);
+    out.marker_calibration = calibrate_marker_mounts(ik, pose_markers, starts);
+    for (std::size_t i = 0; i < out.poses.size(); ++i) {
+      out.poses[i].q = out.marker_calibration->q[i];
+      out.ik_rms[i] = ik.solve(pose_markers[i], out.poses[i].q).rms;
+    }
+  }
+  // Each pose's window in blocks, solved like the pose (the same IK, its markers calibrated or not).
+  out.pose_blocks.assign(out.poses.size(), {});
   for (std::size_t i = 0; i < out.poses.size(); ++i) {
-    out.poses[i].q = out.marker_calibration->q[i];
-    out.ik_rms[i] = ik.solve(pose_markers[i], out.poses[i].q).rms;
+    const StaticWindow& w = windows.windows[i];
+    const Eigen::Index frames = w.last - w.first + 1;
+    if (frames < 2 * kStaticNoiseBlocks) continue;
+    for (int b = 0; b < kStaticNoiseBlocks; ++b) {
+      const Eigen::Index f0 = w.first + frames * b / kStaticNoiseBlocks;
+      const Eigen::Index f1 = w.first + frames * (b + 1) / kStaticNoiseBlocks - 1;
+      const double t0 = w.start + (w.end - w.start) * b / kStaticNoiseBlocks;
+      const double t1 = w.start + (w.end - w.start) * (b + 1) / kStaticNoiseBlocks;
+      VectorX q = out.poses[i].q;
+      if (ik.solve(mean_model_marker_frame(rec.markers, match, f0, f1), q).markers_used < 3) continue;
+      const Vector3 cop = center_of_pressure(plates.mean_ground_reaction(t0, t1), h);
+      if (cop.allFinite()) out.pose_blocks[i].push_back({q, cop});
+    }
   }
 }
 
@@ -245,6 +267,34 @@ void fit_static_model(const Robot& robot, const StaticPipelineOptions& options, 
     out.gcom_error_nominal.push_back(gcom_error(model, p.q, p.cop));
     out.gcom_error_identified.push_back(gcom_error(identified, p.q, p.cop));
   }
+  // What the fit leaves against what noise leaves in the poses' means: per fitted pose, the
+  // standard error of its mean GCOM-minus-COP from its blocks' scatter.
+  double residual2 = 0.0, noise2 = 0.0;
+  int with_blocks = 0;
+  Data data(identified);
+  for (std::size_t i = 0; i < out.poses.size(); ++i) {
+    const std::vector<StaticPipelineResult::PoseBlock>& blocks = out.pose_blocks[i];
+    if (out.poses[i].heldout || blocks.size() < 3) continue;
+    std::vector<Eigen::Vector2d> d;
+    Eigen::Vector2d mean = Eigen::Vector2d::Zero();
+    for (const StaticPipelineResult::PoseBlock& b : blocks) {
+      center_of_mass(identified, data, b.q);
+      d.push_back((ground_projected_com(identified, data.com) - b.cop).head<2>());
+      mean += d.back();
+    }
+    mean /= static_cast<double>(d.size());
+    double scatter = 0.0;
+    for (const Eigen::Vector2d& x : d) scatter += (x - mean).squaredNorm();
+    const double n = static_cast<double>(d.size());
+    noise2 += scatter / (n - 1.0) / n;
+    residual2 += out.gcom_error_identified[i] * out.gcom_error_identified[i];
+    ++with_blocks;
+  }
+  out.gcom_noise_m = with_blocks > 0 ? std::sqrt(noise2 / with_blocks) : 0.0;
+  out.unexplained = out.gcom_noise_m > 0.0
+                        ? assess_static_residual(std::sqrt(residual2 / with_blocks) / out.gcom_noise_m,
+                                                 std::sqrt(residual2 / with_blocks))
+                        : UnexplainedResidual{};
   out.urdf = write_urdf_inertials(identified, robot.urdf_path).urdf;
 }
 
@@ -348,6 +398,14 @@ nlohmann::json static_summary_json(const Robot& robot, const std::string& data, 
                          {{"fit", stats_mm(split(out.gcom_error_identified, false))},
                           {"heldout", stats_mm(split(out.gcom_error_identified, true))}}}};
   s["ik_marker_rms_mm"] = stats_mm(out.ik_rms);
+  // The fitted poses' residual against what noise leaves in their means (null: no window long
+  // enough to cut into blocks).
+  s["unexplained_residual"] = out.gcom_noise_m > 0.0 ? nlohmann::json{{"noise_ratio", out.unexplained.noise_ratio},
+                                                                      {"gcom_noise_mm", 1e3 * out.gcom_noise_m},
+                                                                      {"level", out.unexplained.level},
+                                                                      {"basis", out.unexplained.basis},
+                                                                      {"explanation", out.unexplained.explanation}}
+                                                     : nlohmann::json(nullptr);
   s["marker_calibration"] = nullptr;
   if (out.marker_calibration) {
     const MarkerMountCalibration& c = *out.marker_calibration;

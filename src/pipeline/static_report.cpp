@@ -51,6 +51,17 @@ std::string static_identification_report(const StaticPipelineResult& r, const Ro
   fig5.series = {nominal, identified, heldout};
   page.plot(fig5);
 
+  if (r.gcom_noise_m > 0.0) {
+    page.heading("What the model leaves unexplained");
+    page.paragraph(r.unexplained.explanation + " The ratio is " + r.unexplained.basis + ": " +
+                   fmt(1e3 * r.gcom_noise_m, 3) + " mm of noise in a pose's mean.");
+    ReportTable ratio{"Fitted poses' GCOM residual in units of the noise of their means",
+                      {"residual / noise", "at the noise", "above it", "far above it"},
+                      {}};
+    ratio.rows.push_back({fmt(r.unexplained.noise_ratio), "<= " + fmt(kResidualAtNoise, 1),
+                          "<= " + fmt(kResidualFarAbove, 1), "> " + fmt(kResidualFarAbove, 1)});
+    page.table(ratio);
+  }
   page.heading("Segments");
   page.paragraph("Total mass: measured " + fmt(m, 3) + " kg, nominal " +
                  fmt(s["total_mass"]["nominal"].get<double>(), 3) + " kg, identified " +

@@ -51,4 +51,38 @@ UnexplainedResidual assess_unexplained_residual(std::optional<double> cad_data_s
   return u;
 }
 
+UnexplainedResidual assess_static_residual(double noise_ratio, double residual_rms_m) {
+  UnexplainedResidual u;
+  u.noise_ratio = noise_ratio;
+  u.basis =
+      "the fitted poses' GCOM residual RMS over the standard error of each pose's mean that its own window gives "
+      "(the window cut into blocks: the scatter of the blocks' GCOM minus COP, from marker and plate noise and "
+      "sway)";
+  const std::string ratio = format_fixed(noise_ratio, 2);
+  const std::string residual =
+      "The fitted poses' GCOM residual (" + format_fixed(1e3 * residual_rms_m, 3) + " mm RMS) is ";
+  if (noise_ratio <= kResidualAtNoise) {
+    u.level = "at-sensor-noise";
+    u.explanation = residual + ratio +
+                    " times what the markers' and plates' noise leaves in each pose's mean: the segment model and "
+                    "the lab explain the poses down to the noise.";
+  } else if (noise_ratio <= kResidualFarAbove) {
+    u.level = "above-sensor-noise";
+    u.explanation = residual + ratio +
+                    " times what the markers' and plates' noise leaves in each pose's mean: part of it is the same "
+                    "throughout a pose (markers mounted off their sidecar positions, a plate's centre-of-pressure "
+                    "error, segments the poses cannot tell apart); --calibrate-markers and --calibrate-plates take "
+                    "out what they can.";
+  } else {
+    u.level = "far-above-sensor-noise";
+    u.explanation = residual + ratio +
+                    " times what the markers' and plates' noise leaves in each pose's mean: compare it with the "
+                    "accuracy the masses and COMs need, and look for a lab error — markers mounted off their sidecar "
+                    "positions or swapped, a plate's "
+                    "calibration or position (--calibrate-markers, --calibrate-plates), poses that were not held "
+                    "still — or a segment model too coarse for the poses.";
+  }
+  return u;
+}
+
 }  // namespace dynid

@@ -21,6 +21,7 @@
 #include "dynid/ident/static_identification.hpp"
 #include "dynid/mocap/marker_mount_calibration.hpp"
 #include "dynid/model/robot.hpp"
+#include "dynid/pipeline/unexplained_residual.hpp"
 #include "dynid/pipeline/user_terms.hpp"
 
 namespace dynid {
@@ -58,9 +59,20 @@ struct StaticPipelineResult {
   std::vector<MeasuredStaticPose> poses;
   std::vector<double> gcom_error_nominal, gcom_error_identified;  ///< per pose [m]
   std::vector<double> ik_rms;                                     ///< per pose: marker RMS of its IK [m]
-  std::optional<MarkerMountCalibration> marker_calibration;       ///< with options.calibrate_markers
-  std::optional<PlateCrosstalkCalibration> plate_calibration;     ///< with options.calibrate_plates
-  std::vector<std::string> marker_names;                          ///< the IK's markers, in its order
+  /// Per pose, its window cut into blocks (kStaticNoiseBlocks): each block's configuration (its mean
+  /// markers solved from the pose's) and its plates' centre of pressure [m], for the noise the pose's
+  /// mean carries (the unexplained residual's yardstick). Empty for a window too short to cut.
+  struct PoseBlock {
+    VectorX q;
+    Vector3 cop;
+  };
+  std::vector<std::vector<PoseBlock>> pose_blocks;
+  /// The fitted poses' GCOM residual against that noise (assess_static_residual).
+  UnexplainedResidual unexplained;
+  double gcom_noise_m = 0.0;  ///< RMS over the fitted poses of their means' standard error [m]
+  std::optional<MarkerMountCalibration> marker_calibration;    ///< with options.calibrate_markers
+  std::optional<PlateCrosstalkCalibration> plate_calibration;  ///< with options.calibrate_plates
+  std::vector<std::string> marker_names;                       ///< the IK's markers, in its order
   bool validated = false;
   ResidualWrench residual_nominal, residual_identified;
   bool validated_truth = false;  ///< with truth_urdf: the true model's residual (the method's floor)

@@ -32,4 +32,11 @@ UnexplainedResidual assess_unexplained_residual(std::optional<double> cad_data_s
                                                 const std::vector<EquationGroupScale>& groups,
                                                 double residual_rms_weighted);
 
+/// The static identification's (paper 000): `noise_ratio` = the fitted poses' GCOM residual RMS over
+/// the standard error their own windows give their means (the windows cut into blocks, the blocks'
+/// GCOM-minus-COP scattered by marker and plate noise and sway: batch means). What stays above it is
+/// the same in every block of a pose: marker mounting, a plate's COP calibration, a segment model too
+/// coarse for the poses.
+UnexplainedResidual assess_static_residual(double noise_ratio, double residual_rms_m);
+
 }  // namespace dynid
