@@ -283,6 +283,37 @@ C3dFile parse_c3d(const std::string& bytes, const std::string& label) {
     for (Eigen::Index s = 0; s < samples_per_frame; ++s)
       for (Eigen::Index c = 0; c < channels; ++c, at += word) file.analogs(f * samples_per_frame + s, c) = value(at);
   }
+  // Float storage can hold NaN and infinities, which no valid sample is. A point whose residual
+  // says valid but whose coordinates are not finite is made invalid (missing), and named; analog
+  // samples are kept as stored (a plate reads NaN there), and named.
+  if (is_float) {
+    long points_dropped = 0;
+    Eigen::Index first_frame = -1, first_point = -1;
+    for (Eigen::Index f = 0; f < F; ++f)
+      for (Eigen::Index i = 0; i < n_points; ++i)
+        if (file.point_info(f, i) >= 0.0 && !file.points.row(f).segment(3 * i, 3).allFinite()) {
+          file.point_info(f, i) = -1.0;
+          if (points_dropped++ == 0) first_frame = f, first_point = i;
+        }
+    if (points_dropped > 0)
+      file.warnings.push_back(std::to_string(points_dropped) +
+                              " point samples marked valid hold coordinates that are not finite (the first: point " +
+                              std::to_string(first_point + 1) + ", frame " + std::to_string(first_frame + 1) +
+                              "); read as missing");
+    const auto analogs_bad = static_cast<long>((!file.analogs.array().isFinite()).count());
+    if (analogs_bad > 0) {
+      Eigen::Index row = 0, column = 0;
+      for (Eigen::Index k = 0; k < file.analogs.size(); ++k)
+        if (!std::isfinite(file.analogs.data()[k])) {
+          row = k % file.analogs.rows();
+          column = k / file.analogs.rows();
+          break;
+        }
+      file.warnings.push_back(std::to_string(analogs_bad) + " analog samples are not finite (the first: channel " +
+                              std::to_string(column + 1) + ", sample " + std::to_string(row + 1) +
+                              "); a force plate on such a channel reads NaN there");
+    }
+  }
   return file;
 }
 

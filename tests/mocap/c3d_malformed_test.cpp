@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 #include "dynid/core/number_format.hpp"
 #include "dynid/mocap/c3d_reader.hpp"
@@ -130,6 +131,35 @@ TEST(C3dMalformed, AnAnalogRateOffThePointRateTimesTheSamplesPerFrameIsNamed) {
                     " analog samples per frame; the analog samples are timed by "
                     "ANALOG:RATE, so they span " +
                     format_exact(frames / 1000.0) + " s and the frames " + format_exact(frames / 100.0) + " s");
+}
+
+TEST(C3dMalformed, NonFiniteFloatSamplesAreNamedAndAValidPointWithoutCoordinatesIsMissing) {
+  SyntheticC3d synthetic = synthetic_c3d(C3dProcessor::Intel, true);
+  C3dFile& f = synthetic.file;
+  ASSERT_GT(f.analogs.size(), 0);
+  ASSERT_GE(f.point_info(2, 1), 0.0);  // valid in the synthetic file
+  f.analogs(4, 1) = std::numeric_limits<double>::infinity();
+  f.analogs(9, 1) = std::nan("");
+  std::string bytes = c3d_bytes(f);
+  // Point 2's y at frame 3 made NaN in the stored bytes, its residual left valid (a writer would
+  // mark such a point missing; a damaged or careless one does not). Float storage, Intel order:
+  // frames of (4 words per point + the analog values) 4-byte floats from the header's data block.
+  const auto u16 = [&](std::size_t at) {
+    return static_cast<std::size_t>(static_cast<unsigned char>(bytes[at]) | static_cast<unsigned char>(bytes[at + 1])
+                                                                                << 8);
+  };
+  const std::size_t frame_bytes = (4 * u16(2) + u16(4)) * 4, data = (u16(16) - 1) * 512;
+  const float nan = std::nanf("");
+  std::memcpy(&bytes[data + 2 * frame_bytes + (4 * 1 + 1) * 4], &nan, 4);
+  const C3dFile read = parse_c3d(bytes, "nan.c3d");
+  EXPECT_LT(read.point_info(2, 1), 0.0);  // read as missing
+  const auto said = [&](const std::string& text) {
+    return std::any_of(read.warnings.begin(), read.warnings.end(),
+                       [&](const std::string& w) { return w.find(text) != std::string::npos; });
+  };
+  EXPECT_TRUE(said("1 point samples marked valid hold coordinates that are not finite (the first: point 2, frame 3)"));
+  EXPECT_TRUE(said("2 analog samples are not finite (the first: channel 2, sample 5)"));
+  EXPECT_TRUE(parse_c3d(c3d_bytes(synthetic_c3d(C3dProcessor::Intel, true).file), "ok.c3d").warnings.empty());
 }
 
 TEST(C3dMalformed, EveryTruncationIsAnErrorNotACrash) {
