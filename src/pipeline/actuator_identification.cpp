@@ -5,17 +5,20 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include "dynid/actuator/ilc.hpp"
 #include "dynid/core/atomic_file.hpp"
 #include "dynid/core/number_format.hpp"
 #include "dynid/data/input_checks.hpp"
+#include "dynid/data/white_noise_estimate.hpp"
 #include "dynid/dynamics/rnea.hpp"
 #include "dynid/io/csv_stream.hpp"
 #include "dynid/locomotion/servo_prediction.hpp"
 #include "dynid/mocap/filtfilt.hpp"
 #include "dynid/model/urdf_writer.hpp"
+#include "dynid/pipeline/unexplained_residual.hpp"
 #include "dynid/report/html_report.hpp"
 #include "dynid/scenarios/servo_bench.hpp"
 #include "dynid/scenarios/servo_trials.hpp"
@@ -198,6 +201,29 @@ std::vector<std::string> servo_logs_in(const std::string& dir) {
   return logs;
 }
 
+/// What the fit leaves against the applied voltage's own white noise, per trial from its second
+/// differences at the chosen reaction time, pooled over the samples (pipeline/unexplained_residual.hpp);
+/// nullopt when the trials are too short for the estimate.
+std::optional<UnexplainedResidual> actuator_unexplained(const std::vector<ActuatorTrialSeries>& trials,
+                                                        const ActuatorFit& fit) {
+  double noise2 = 0.0, samples = 0.0;
+  for (const ActuatorTrialSeries& t : trials) {
+    const std::vector<double> u = applied_voltage(t, static_cast<int>(std::lround(fit.model.reaction_time_s / t.dt_s)));
+    const double sigma =
+        white_noise_sigma(Eigen::Map<const Eigen::VectorXd>(u.data(), static_cast<Eigen::Index>(u.size())));
+    if (!std::isfinite(sigma)) continue;
+    noise2 += static_cast<double>(u.size()) * sigma * sigma;
+    samples += static_cast<double>(u.size());
+  }
+  if (!(noise2 > 0.0)) return std::nullopt;
+  return assess_actuator_residual(fit.rms_v, std::sqrt(noise2 / samples));
+}
+
+json unexplained_json(const std::optional<UnexplainedResidual>& u) {
+  if (!u) return nullptr;
+  return {{"noise_ratio", u->noise_ratio}, {"level", u->level}, {"basis", u->basis}, {"explanation", u->explanation}};
+}
+
 json fit_json(const ActuatorFit& fit, const ServoParameters& datasheet, const std::string& links) {
   json j{{"alpha", alpha_json(fit.model.alpha)},
          {"alpha_std", alpha_json(fit.alpha_std)},
@@ -305,6 +331,8 @@ ActuatorIdentificationResult run_actuator_identification(const Robot& robot, con
     }
     progress(0.5, "fitting " + std::to_string(trials.size()) + " log(s)");
     result.fit = fit_actuator(trials);
+    const std::optional<UnexplainedResidual> unexplained = actuator_unexplained(trials, result.fit);
+    s["unexplained_residual"] = unexplained_json(unexplained);
     s["source"] = "logs";
     s["logs"] = files;
     s["fit"] = fit_json(result.fit, datasheet, o.links_urdf.empty() ? "model" : o.links_urdf);
@@ -325,6 +353,10 @@ ActuatorIdentificationResult run_actuator_identification(const Robot& robot, con
                      csv_number(result.fit.model.stribeck.velocity_rad_s) + " rad/s, exponent " +
                      csv_number(result.fit.model.stribeck.exponent) + "; RMS voltage residual " +
                      csv_number(result.fit.rms_v) + " V (held out: " + csv_number(result.fit.heldout_rms_v) + " V).");
+    if (unexplained) {
+      report.heading("What the model leaves unexplained");
+      report.paragraph(unexplained->explanation + " The ratio is " + unexplained->basis + ".");
+    }
     for (std::size_t i = 0; i < trials.size(); ++i) {
       const ActuatorTrialSeries& t = trials[i];
       const long d = std::lround(result.fit.model.reaction_time_s / t.dt_s);
@@ -412,6 +444,8 @@ ActuatorIdentificationResult run_actuator_identification(const Robot& robot, con
   progress(double(o.iterations + 1) / (o.iterations + 3), "fitting the model");
   result.fit = fit_actuator({series});
   s["fit"] = fit_json(result.fit, datasheet, o.true_links ? "true links (simulation)" : "model");
+  const std::optional<UnexplainedResidual> unexplained = actuator_unexplained({series}, result.fit);
+  s["unexplained_residual"] = unexplained_json(unexplained);
   const ActuatorAlpha truth = true_alpha(bench.servo());
   json diffs;
   for (const auto& [name, values] : bench.servo().differences)
@@ -517,6 +551,10 @@ ActuatorIdentificationResult run_actuator_identification(const Robot& robot, con
   err.series.push_back({"ILC", ks, es, true});
   err.series.push_back({"threshold", {0.0, ks.back()}, {o.threshold_rad, o.threshold_rad}});
   report.plot(err);
+  if (unexplained) {
+    report.heading("What the model leaves unexplained");
+    report.paragraph(unexplained->explanation + " The ratio is " + unexplained->basis + ".");
+  }
   report.heading("Learned and fitted command");
   const std::vector<double> learned_u = applied_voltage(series, 0);
   // The fitted model's voltage along the reference (what its feed-forward would ask for), shifted

@@ -85,4 +85,31 @@ UnexplainedResidual assess_static_residual(double noise_ratio, double residual_r
   return u;
 }
 
+UnexplainedResidual assess_actuator_residual(double residual_v, double noise_v) {
+  UnexplainedResidual u;
+  u.noise_ratio = residual_v / noise_v;
+  u.basis =
+      "the fit's RMS voltage residual over the white noise of the applied voltage itself (from its second "
+      "differences: the encoder's and the supply reading's quantization through the P controller), " +
+      format_fixed(1e3 * noise_v, 1) + " mV";
+  const std::string said = "The fit's voltage residual (" + format_fixed(residual_v, 3) + " V RMS) is " +
+                           format_fixed(u.noise_ratio, 2) + " times what the servo's own readings' noise leaves";
+  if (u.noise_ratio <= kResidualAtNoise) {
+    u.level = "at-sensor-noise";
+    u.explanation = said + ": the motor and friction model explains the applied voltage down to that noise.";
+  } else if (u.noise_ratio <= kResidualFarAbove) {
+    u.level = "above-sensor-noise";
+    u.explanation = said +
+                    ": part of it is what the model does not have (gear backlash, friction that depends on the "
+                    "position or the temperature, a dead time between the grid's steps).";
+  } else {
+    u.level = "far-above-sensor-noise";
+    u.explanation = said +
+                    ": look for what the fit takes as given before trusting the coefficients — the P gain and "
+                    "k_ctrl (the servo's register), the supply reading, the joint's link model (its inertia and "
+                    "gravity torque) — or a model class too small (backlash, position-dependent friction).";
+  }
+  return u;
+}
+
 }  // namespace dynid

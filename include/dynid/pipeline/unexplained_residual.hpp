@@ -39,4 +39,10 @@ UnexplainedResidual assess_unexplained_residual(std::optional<double> cad_data_s
 /// coarse for the poses.
 UnexplainedResidual assess_static_residual(double noise_ratio, double residual_rms_m);
 
+/// The actuator fit's (paper 002, `identify actuator`): `noise_ratio` = the fit's RMS voltage
+/// residual over the white noise of the applied voltage itself (its second differences: the
+/// encoder's and the supply reading's quantization through eq. 16), which a complete model would
+/// leave. `residual_v`, `noise_v` [V] for the sentence.
+UnexplainedResidual assess_actuator_residual(double residual_v, double noise_v);
+
 }  // namespace dynid
