@@ -103,7 +103,8 @@ InertialIdentificationOptions identification_options(
     py::handle cutoff, bool align_time, bool align_drift, bool align_kinematics_only,
     const std::string& validate_clocks, const std::map<std::string, std::string>& friction_joints,
     const std::string& validation_window, py::handle parallel_filter, const std::string& prior_frame,
-    bool ft_calibration, py::handle total_mass, double gear_windup, const GearStiffnessArg& gear_stiffness) {
+    bool ft_calibration, py::handle total_mass, double gear_windup, const GearStiffnessArg& gear_stiffness,
+    double gear_backlash) {
   // The checks the command line's option parser makes before the library sees the values.
   if (source != "sensors" && source != "mocap" && source != "truth")
     throw py::value_error("source: 'sensors', 'mocap' or 'truth', not '" + source + "'");
@@ -163,6 +164,8 @@ InertialIdentificationOptions identification_options(
   }
   if (!(gear_windup >= 0.0)) throw py::value_error("gear_windup: must be an angle in degrees, 0 or more");
   o.gear_windup_deg = gear_windup;
+  if (!(gear_backlash >= 0.0)) throw py::value_error("gear_backlash: must be an angle in degrees, 0 or more");
+  o.gear_backlash_deg = gear_backlash;
   if (const auto* word = std::get_if<std::string>(&gear_stiffness)) {
     if (*word != "sidecar")
       throw py::value_error("gear_stiffness: {joint: N m/rad} or \"sidecar\", not '" + *word + "'");
@@ -240,7 +243,8 @@ prior_frame="com", consistent=True), ft_calibration (each F/T sensor's calibrati
 --ft-calibration), total_mass [kg] (None, or the robot weighed on a scale, as --total-mass),
 gear_windup [deg] (every gear's twist at its joint's effort limit, as --gear-windup), gear_stiffness
 ({joint: N m/rad}, as --gear-stiffness JOINT=K, or "sidecar": each sidecar actuator's
-torsional_stiffness). With a gear wind-up, the staged calls need stage
+torsional_stiffness), gear_backlash [deg] (every gear's play as motor-side encoders see it, as
+--gear-backlash). With a gear wind-up or play, the staged calls need stage
 2b (correct_gear_windup) after the estimate and 3b (correct_validation_gear_windup) before the
 validation; identify_inertial runs them. A TRC trial as data comes with its force plates as
 --plates, --plate-layout, --plates-unit, --up do: plates (one ground reaction .mot/.sto),
@@ -411,13 +415,14 @@ torque joints and their measured / nominal / identified torques (samples x joint
          bool align_kinematics_only, const std::string& validate_clocks,
          const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
          py::handle parallel_filter, const std::string& prior_frame, bool ft_calibration, py::handle total_mass,
-         double gear_windup, const GearStiffnessArg& gear_stiffness, const std::vector<std::string>& plates,
-         const std::string& plate_layout, const std::string& plates_unit, const std::string& up) {
+         double gear_windup, const GearStiffnessArg& gear_stiffness, double gear_backlash,
+         const std::vector<std::string>& plates, const std::string& plate_layout, const std::string& plates_unit,
+         const std::string& up) {
         InertialIdentificationOptions o = identification_options(
             model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
             weighting, torque_offsets, torque_gains, torque_gain_std, fixed_base, friction, armature, cutoff,
             align_time, align_drift, align_kinematics_only, validate_clocks, friction_joints, validation_window,
-            parallel_filter, prior_frame, ft_calibration, total_mass, gear_windup, gear_stiffness);
+            parallel_filter, prior_frame, ft_calibration, total_mass, gear_windup, gear_stiffness, gear_backlash);
         py::gil_scoped_release release;
         // A lab's C3D or TRC trial where a data set is expected: imported, kept as long as the problem.
         auto imported = std::make_shared<ImportedProblem>(
@@ -438,7 +443,7 @@ torque joints and their measured / nominal / identified torques (samples x joint
       py::arg("friction_joints") = std::map<std::string, std::string>{}, py::arg("validation_window") = "",
       py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin", py::arg("ft_calibration") = false,
       py::arg("total_mass") = py::none(), py::arg("gear_windup") = 0.0,
-      py::arg("gear_stiffness") = GearStiffnessArg(std::map<std::string, double>{}),
+      py::arg("gear_stiffness") = GearStiffnessArg(std::map<std::string, double>{}), py::arg("gear_backlash") = 0.0,
       py::arg("plates") = std::vector<std::string>{}, py::arg("plate_layout") = "", py::arg("plates_unit") = "",
       py::arg("up") = "z",
       (std::string("Stage 1 of `dynid identify inertial`: loads and checks everything the estimate needs.\n") +
@@ -542,13 +547,14 @@ torque joints and their measured / nominal / identified torques (samples x joint
          bool align_drift, bool align_kinematics_only, const std::string& validate_clocks,
          const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
          py::handle parallel_filter, const std::string& prior_frame, bool ft_calibration, py::handle total_mass,
-         double gear_windup, const GearStiffnessArg& gear_stiffness, const std::vector<std::string>& plates,
-         const std::string& plate_layout, const std::string& plates_unit, const std::string& up) {
+         double gear_windup, const GearStiffnessArg& gear_stiffness, double gear_backlash,
+         const std::vector<std::string>& plates, const std::string& plate_layout, const std::string& plates_unit,
+         const std::string& up) {
         InertialIdentificationOptions o = identification_options(
             model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
             weighting, torque_offsets, torque_gains, torque_gain_std, fixed_base, friction, armature, cutoff,
             align_time, align_drift, align_kinematics_only, validate_clocks, friction_joints, validation_window,
-            parallel_filter, prior_frame, ft_calibration, total_mass, gear_windup, gear_stiffness);
+            parallel_filter, prior_frame, ft_calibration, total_mass, gear_windup, gear_stiffness, gear_backlash);
         py::gil_scoped_release release;
         // A lab's C3D or TRC trial where a data set is expected: imported for this run.
         const ImportedProblem imported(o.data, o.validate, trial_plate_options(plates, plate_layout, plates_unit, up),
@@ -575,7 +581,7 @@ torque joints and their measured / nominal / identified torques (samples x joint
       py::arg("friction_joints") = std::map<std::string, std::string>{}, py::arg("validation_window") = "",
       py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin", py::arg("ft_calibration") = false,
       py::arg("total_mass") = py::none(), py::arg("gear_windup") = 0.0,
-      py::arg("gear_stiffness") = GearStiffnessArg(std::map<std::string, double>{}),
+      py::arg("gear_stiffness") = GearStiffnessArg(std::map<std::string, double>{}), py::arg("gear_backlash") = 0.0,
       py::arg("plates") = std::vector<std::string>{}, py::arg("plate_layout") = "", py::arg("plates_unit") = "",
       py::arg("up") = "z",
       (std::string("All the stages, as `dynid identify inertial MODEL DATA --out OUT` runs them (writes only with "

@@ -154,8 +154,15 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
                   "stiffness): taken off the encoders under the first fit's link torques, then the fit again "
                   "(summary.json gear_windup; docs/identification.md, \"Gear wind-up\")")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--gear-backlash", o.gear_backlash_deg,
+                  "The gears' play [deg, total, joint side] as motor-side encoders see it: the rotor's place in "
+                  "it, on the flank the link torque names and crossing it against the sidecar's armature, taken "
+                  "off the encoders under the first fit's link torques, then the fit again (summary.json "
+                  "gear_backlash; docs/identification.md, \"Gear backlash\")")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--gear-windup-torque-cutoff", o.gear_windup_torque_cutoff_hz,
-                  "With --gear-windup / --gear-stiffness: low-pass of the link torques the correction uses [Hz] "
+                  "With --gear-windup / --gear-stiffness / --gear-backlash: low-pass of the link torques the "
+                  "correction uses [Hz] "
                   "(default 3; the correction is differentiated twice with the encoders)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--gear-stiffness", args->gear_stiffness,

@@ -3,23 +3,26 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "dynid/actuator/gear_dead_band.hpp"
 #include "dynid/dynamics/rnea.hpp"
 #include "dynid/mocap/butterworth.hpp"
 #include "dynid/mocap/filtfilt.hpp"
 
 namespace dynid {
 
-double LinkTorqueTrack::at(std::size_t j, double t) const {
+double interpolate_track_row(const std::vector<double>& times, const MatrixX& values, std::size_t j, double t) {
   const Eigen::Index row = static_cast<Eigen::Index>(j);
   if (times.empty()) return 0.0;
-  if (t <= times.front()) return torque(row, 0);
-  if (t >= times.back()) return torque(row, static_cast<Eigen::Index>(times.size() - 1));
+  if (t <= times.front()) return values(row, 0);
+  if (t >= times.back()) return values(row, static_cast<Eigen::Index>(times.size() - 1));
   const auto upper = std::upper_bound(times.begin(), times.end(), t);
   const std::size_t k = static_cast<std::size_t>(upper - times.begin());  // times[k-1] <= t < times[k]
   const double t0 = times[k - 1], t1 = times[k];
   const double s = t1 > t0 ? (t - t0) / (t1 - t0) : 0.0;
-  return (1.0 - s) * torque(row, static_cast<Eigen::Index>(k - 1)) + s * torque(row, static_cast<Eigen::Index>(k));
+  return (1.0 - s) * values(row, static_cast<Eigen::Index>(k - 1)) + s * values(row, static_cast<Eigen::Index>(k));
 }
+
+double LinkTorqueTrack::at(std::size_t j, double t) const { return interpolate_track_row(times, torque, j, t); }
 
 LinkTorqueTrack link_torque_track(const Model& model, const RobotSidecar& sidecar, MotionSource& source,
                                   const std::vector<std::string>& joints, double cutoff_hz) {
@@ -61,9 +64,14 @@ LinkTorqueTrack link_torque_track(const Model& model, const RobotSidecar& sideca
   for (std::size_t k = 0; k < columns_out.size(); ++k)
     for (std::size_t j = 0; j < joints.size(); ++j)
       track.torque(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(k)) = columns_out[k][j];
+  return lowpassed(std::move(track), cutoff_hz);
+}
+
+LinkTorqueTrack lowpassed(LinkTorqueTrack track, double cutoff_hz) {
   const Eigen::Index n = track.torque.cols();
   if (cutoff_hz > 0.0 && n > 1) {
     const double rate = static_cast<double>(n - 1) / (track.times.back() - track.times.front());
+    if (cutoff_hz >= 0.5 * rate) return track;  // nothing above the cut-off to take out
     const IirFilter lowpass = butterworth_lowpass(2, cutoff_hz, rate);
     if (n <= filtfilt_padlen(lowpass))
       throw std::runtime_error("link torques: " + std::to_string(n) + " samples are too few to low-pass at " +
@@ -72,6 +80,26 @@ LinkTorqueTrack link_torque_track(const Model& model, const RobotSidecar& sideca
       track.torque.row(j) = filtfilt(lowpass, track.torque.row(j).transpose()).transpose();
   }
   return track;
+}
+
+MatrixX gear_play_offsets(const LinkTorqueTrack& track, const std::vector<double>& play,
+                          const std::vector<double>& armature, const std::vector<double>& damping) {
+  const std::size_t joints = track.joints.size();
+  if (play.size() != joints || armature.size() != joints || damping.size() != joints)
+    throw std::invalid_argument("gear play: one play, armature and damping per joint of the link torque track");
+  const Eigen::Index n = static_cast<Eigen::Index>(track.times.size());
+  MatrixX offset = MatrixX::Zero(static_cast<Eigen::Index>(joints), n);
+  for (std::size_t j = 0; j < joints; ++j) {
+    if (play[j] == 0.0 || n == 0) continue;
+    const Eigen::Index row = static_cast<Eigen::Index>(j);
+    GearDeadBand band(play[j], armature[j], damping[j]);
+    band.settle(track.torque(row, 0));
+    offset(row, 0) = band.offset();
+    for (Eigen::Index k = 1; k < n; ++k)
+      offset(row, k) = band.step(track.torque(row, k), track.times[static_cast<std::size_t>(k)] -
+                                                           track.times[static_cast<std::size_t>(k - 1)]);
+  }
+  return offset;
 }
 
 }  // namespace dynid

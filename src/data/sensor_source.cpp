@@ -81,6 +81,7 @@ struct SensorSource::Pass {
   std::optional<StreamPieces> enc, vel, ft, plates, imu, torques;
   std::vector<std::size_t> lock_channel;     // per lock: its channel in `enc`
   std::vector<Eigen::Index> windup_channel;  // per gear_windup joint: its channel in `enc`
+  MatrixX play_offset;                       // per gear_windup joint: its play offset, low-passed
   Data data;
   VectorX q_rel;
   double weight = 0.0;
@@ -175,6 +176,24 @@ SensorSource::Pass::Pass(const Model& model_in, const RobotSidecar& sidecar_in, 
       if (at == names.begin() + nj)
         throw std::invalid_argument("gear wind-up: '" + joint + "' is not a moving joint of " + model.label());
       windup_channel.push_back(static_cast<Eigen::Index>(at - names.begin()));
+    }
+    // The rotors' places in the gears' play, low-passed as the encoders are (the filter is linear:
+    // filtering the encoders less them is filtering each and subtracting).
+    if (w.play_offset.size() > 0) {
+      if (w.play_offset.rows() != static_cast<Eigen::Index>(w.link_torque.joints.size()) ||
+          w.play_offset.cols() != static_cast<Eigen::Index>(w.link_torque.times.size()))
+        throw std::invalid_argument("gear play: one offset per joint and link torque sample");
+      play_offset = w.play_offset;
+      const Eigen::Index samples = play_offset.cols();
+      if (samples > 1) {
+        const double track_rate =
+            static_cast<double>(samples - 1) / (w.link_torque.times.back() - w.link_torque.times.front());
+        // A track too slow for the encoders' cut-off is already smoother than they are.
+        const IirFilter filter = track_rate > 2.0 * options.cutoff_hz ? lowpass(options, track_rate) : IirFilter{};
+        if (filter.b.size() > 0 && samples > filtfilt_padlen(filter))
+          for (Eigen::Index j = 0; j < play_offset.rows(); ++j)
+            play_offset.row(j) = filtfilt(filter, play_offset.row(j).transpose()).transpose();
+      }
     }
   }
   if (!enc->load_through(4)) throw std::runtime_error(enc->path() + ": too few samples");
@@ -296,6 +315,12 @@ void SensorSource::Pass::records_through(long last) {
     if (w.compliance[j] == 0.0) continue;
     for (long i = 0; i < m; ++i) qj(windup_channel[j], i) -= w.compliance[j] * w.link_torque.at(j, times[i]);
   }
+  // ... and less the rotors' places in the gears' play.
+  if (play_offset.size() > 0)
+    for (std::size_t j = 0; j < windup_channel.size(); ++j)
+      for (long i = 0; i < m; ++i)
+        qj(windup_channel[j], i) -=
+            interpolate_track_row(options.gear_windup->link_torque.times, play_offset, j, times[i]);
   for (std::size_t l = 0; l < locks.size(); ++l)
     for (long k = a; k <= last; ++k) {
       const double x = enc->raw(k, lock_channel[l]);

@@ -76,6 +76,10 @@ InertialDemo run_inertial_demo(const DemoOptions& o) {
   // The prior on each body's mass, COM and inertia about the COM: with the parallel filter's clean
   // data path the inertias about the joints follow the masses and COMs the walk determines.
   options.cad_prior_coordinates = CadPriorCoordinates::Com;
+  // The encoders sit on the motor side of gears with 0.1 deg of play (the datasheet's figure): the
+  // rotor's place in it, predicted from the link torques, taken off them (docs/identification.md,
+  // "Gear backlash").
+  options.gear_backlash_deg = 0.1;
   options.validate = bend.out_dir;
   options.truth_urdf = walk.out_dir + "/truth.urdf";
   options.out_dir = o.out_dir + "/kid_inertial";
@@ -92,12 +96,13 @@ InertialDemo run_inertial_demo(const DemoOptions& o) {
     options.ft_calibration = true;
     options.total_mass_kg = read_urdf_file(options.truth_urdf, read).total_mass();
   }
-  announce(o, "identify inertial kid_humanoid " + options.data +
-                  " --sensors contact --consistent --cutoff 20 --parallel-filter 3 --prior-frame com" +
-                  (options.align_time ? " --align-time --validate-clocks training" : "") +
-                  (options.ft_calibration ? " --ft-calibration --total-mass " + format_fixed(options.total_mass_kg, 3)
-                                          : std::string()) +
-                  " --validate " + options.validate + " -> " + options.out_dir);
+  announce(o,
+           "identify inertial kid_humanoid " + options.data +
+               " --sensors contact --consistent --cutoff 20 --parallel-filter 3 --prior-frame com --gear-backlash 0.1" +
+               (options.align_time ? " --align-time --validate-clocks training" : "") +
+               (options.ft_calibration ? " --ft-calibration --total-mass " + format_fixed(options.total_mass_kg, 3)
+                                       : std::string()) +
+               " --validate " + options.validate + " -> " + options.out_dir);
   options.progress = progress(o);
   demo.identification = run_inertial_identification(options);
   demo.report = std::filesystem::absolute(options.out_dir + "/report.html").string();

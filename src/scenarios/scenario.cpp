@@ -333,6 +333,9 @@ ScenarioSummary run_scenario(const Robot& robot, const ScenarioOptions& options)
   dataset["scenario"] = options.scenario;
   dataset["seed"] = options.seed;
   dataset["noise"] = to_string(options.noise);
+  // The encoders' view of the gears' play (docs/scenarios.md): what --gear-backlash takes off.
+  if (options.noise == NoiseLevel::Realistic && options.backlash_rad > 0.0)
+    dataset["encoder_backlash_deg"] = options.backlash_rad * 180.0 / M_PI;
   dataset["gravity"] = {robot.model.gravity.x(), robot.model.gravity.y(), robot.model.gravity.z()};
   // Time stamps (docs/data-format.md): every sample is the value at its stamp, with the velocity
   // the simulator's forces go with. mj_Euler computes a step's forces with the velocity the

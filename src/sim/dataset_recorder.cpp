@@ -29,6 +29,16 @@ DatasetRecorder::DatasetRecorder(const std::string& out_dir, const Model& truth,
   static const char* const kForceNames[6] = {"fx", "fy", "fz", "tx", "ty", "tz"};
   for (std::size_t i = 1; i < model_.bodies.size(); ++i)
     if (model_.bodies[i].joint_type != JointType::FreeFlyer) joint_bodies_.push_back(static_cast<int>(i));
+  if (noise_.backlash > 0.0) {
+    const std::vector<double> armature = joint_armature(model_, sidecar_);
+    std::vector<double> damping(model_.bodies.size(), 0.0);
+    for (const ActuatorInfo& a : sidecar_.actuators)
+      if (const auto body = model_.find_joint(a.joint); body && a.damping)
+        damping[static_cast<std::size_t>(*body)] = *a.damping;
+    for (int b : joint_bodies_)
+      dead_bands_.emplace_back(noise_.backlash, armature[static_cast<std::size_t>(b)],
+                               damping[static_cast<std::size_t>(b)]);
+  }
   f_ext_body_.assign(model_.bodies.size(), Force::Zero());
   if (noise_.enabled) {
     gyro_bias_ = noise_.gyro_bias_sigma * Vector3(gauss_(rng_), gauss_(rng_), gauss_(rng_));
@@ -172,6 +182,22 @@ void DatasetRecorder::write_truth(const Simulation& sim, const VectorX& tau) {
   max_consistency_error_ = std::max(max_consistency_error_, (residual - expected).norm() / scale);
 }
 
+void DatasetRecorder::step_dead_bands(const Simulation& sim) {
+  if (dead_bands_.empty()) return;
+  const double t = sim.time(), dt = sim.timestep();
+  // The torque the gear carries to the link (at a welded joint: the torque the weld carries). Steps
+  // the recorder did not see leave the rotors where the torque puts them, at rest on a flank.
+  const bool gap = !(dead_band_time_ + 1.5 * dt >= t) || t < dead_band_time_;
+  for (std::size_t k = 0; k < joint_bodies_.size(); ++k) {
+    const double transmitted = sim.link_torques()[model_.bodies[static_cast<std::size_t>(joint_bodies_[k])].idx_v];
+    if (gap)
+      dead_bands_[k].settle(transmitted);
+    else
+      dead_bands_[k].step(transmitted, t - dead_band_time_);
+  }
+  dead_band_time_ = t;
+}
+
 void DatasetRecorder::record(const Simulation& sim, const VectorX& tau, bool write) {
   const double t = sim.time(), dt = sim.timestep();
   bool kinematics_ready = false;
@@ -180,6 +206,7 @@ void DatasetRecorder::record(const Simulation& sim, const VectorX& tau, bool wri
     if (!kinematics_ready) forward_kinematics(model_, data_, sim.q(), sim.v(), sim.a());
     kinematics_ready = true;
   };
+  step_dead_bands(sim);
   for (Stream& s : streams_) {
     if (!due(s, t, dt)) continue;
     if (s.name == "truth") {
@@ -189,13 +216,13 @@ void DatasetRecorder::record(const Simulation& sim, const VectorX& tau, bool wri
     }
     row_.clear();
     if (s.name == "encoders") {
-      for (int b : joint_bodies_) {
+      for (std::size_t k = 0; k < joint_bodies_.size(); ++k) {
+        const int b = joint_bodies_[k];
         const Body& body = model_.bodies[static_cast<std::size_t>(b)];
         double q = sim.q()[body.idx_q];
-        // Backlash: the motor-side encoder leads the joint by half the dead band in the direction
-        // of the torque it transmits (at a welded joint: the torque the weld carries).
-        const double transmitted = sim.welded(b) ? sim.link_torques()[body.idx_v] : tau[body.idx_v];
-        if (noise_.backlash > 0.0) q += 0.5 * noise_.backlash * (transmitted > 0.0 ? 1.0 : -1.0);
+        // Backlash: the motor-side encoder reads the rotor's place in the gear's play
+        // (actuator/gear_dead_band.hpp).
+        if (!dead_bands_.empty()) q += dead_bands_[k].offset();
         // Wind-up: the gear twists under the torque it carries to the link, behind the encoder.
         if (!encoder_compliance_.empty())
           q += encoder_compliance_[static_cast<std::size_t>(b)] * sim.link_torques()[body.idx_v];

@@ -357,6 +357,7 @@ TEST(WalkClockDrift, DriftEstimatedAlongALongWalkAndAppliedWithAlignDrift) {
   o.truth_urdf = data + "/truth.urdf";
   o.align_time = true;
   o.align_time_by_fit = false;  // the kinematic windows' drift (the refinement moves offsets only)
+  o.gear_backlash_deg = 0.1;    // the clocks again on the encoders less the gears' play
   const InertialIdentificationResult offset_only = run_inertial_identification(o);
   o.align_drift = true;
   const InertialIdentificationResult with_drift = run_inertial_identification(o);
@@ -401,8 +402,9 @@ TEST(WalkTimeAlignmentByFit, TheFitsResidualFindsTheClocksTheGeometryHidesFromTh
   // The kid walk (seed 1, realistic sensors) with its F/T and IMU on their own clocks and the true
   // robot's joints off by machining tolerances (`--perturb time,geometry`), validated on the same
   // robot bending its trunk. The kinematic comparison reads the nominal geometry: on the walk its
-  // F/T offset is 3.4 ms off, the IMU's 2.0 ms. The fit's residual, minimised over the offsets,
-  // finds both within 0.6 ms. The validation data's clocks stay the kinematic estimate (the
+  // F/T offset is 1.65 ms off, the IMU's 1.0 ms (3.4 and 2.0 ms when the testbed's encoders jumped
+  // across the gears' play with the motor torque). The fit's residual, minimised over the offsets,
+  // finds both within 0.9 ms. The validation data's clocks stay the kinematic estimate (the
   // identified model's residual on the slow trunk bending is no clock signal: docs/identification.md).
   ScenarioOptions walk;
   walk.scenario = "walk";
@@ -428,6 +430,9 @@ TEST(WalkTimeAlignmentByFit, TheFitsResidualFindsTheClocksTheGeometryHidesFromTh
   o.validate = bend.out_dir;
   o.align_time = true;
   o.align_time_by_fit = false;
+  // The clocks of one fit: the gears' play left in the encoders (taken off, the clocks are estimated
+  // a second time on the corrected encoders, and the validation's with the identified model).
+  o.gear_backlash_deg = 0.0;
   const InertialIdentificationResult kinematic = run_inertial_identification(o);
   o.align_time_by_fit = true;
   const InertialIdentificationResult refined = run_inertial_identification(o);
@@ -445,10 +450,12 @@ TEST(WalkTimeAlignmentByFit, TheFitsResidualFindsTheClocksTheGeometryHidesFromTh
     EXPECT_TRUE(r.refined->converged) << r.refined->warning;
     EXPECT_TRUE(r.applied) << stream;
   }
-  EXPECT_GT(
-      std::abs(kinematic.time_alignment.at("ft").estimate.clock.offset_s -
-               true_offset(walk.out_dir, "ft", kinematic.time_alignment.at("ft").estimate.clock.reference_time_s)),
-      2e-3);
+  {
+    const AppliedStreamClock &k = kinematic.time_alignment.at("ft"), &r = refined.time_alignment.at("ft");
+    EXPECT_GT(
+        std::abs(k.estimate.clock.offset_s - true_offset(walk.out_dir, "ft", k.estimate.clock.reference_time_s)),
+        1.5 * std::abs(r.estimate.clock.offset_s - true_offset(walk.out_dir, "ft", r.estimate.clock.reference_time_s)));
+  }
   // The validation data's own clocks, reported beside the training's: the kinematic estimate.
   ASSERT_TRUE(refined.validation_time_alignment.count("ft"));
   const AppliedStreamClock& v = refined.validation_time_alignment.at("ft");

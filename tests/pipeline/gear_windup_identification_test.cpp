@@ -116,9 +116,13 @@ TEST(GearWindupIdentification, TheCorrectedEncodersGiveAModelCloserToTheTruth) {
       catalogue.identified_rms.force, catalogue.truth_rms->force, as_read.identified_rms.moment,
       as_read.truth_rms->moment, bench.identified_rms.moment, bench.truth_rms->moment, catalogue.identified_rms.moment,
       catalogue.truth_rms->moment);
+  // Measured (seed 1, the encoders' play taken off by --gear-backlash as well): first moments /
+  // inertias 0.90 / 1.33 as read, 0.68 / 1.26 with the true stiffnesses, 0.75 / 1.20 with the class
+  // value. The inertias gained 30 % when the testbed's play jumped with the motor torque; with the
+  // play crossed physically they gain 5-10 %.
   for (const InertialIdentificationResult* r : {&bench, &catalogue}) {
     EXPECT_LT(class_ratio(*r, "first_moment"), 0.9 * class_ratio(as_read, "first_moment"));
-    EXPECT_LT(class_ratio(*r, "inertia"), 0.9 * class_ratio(as_read, "inertia"));
+    EXPECT_LT(class_ratio(*r, "inertia"), class_ratio(as_read, "inertia"));
     // The true model, read through the corrected encoders, fits the held-out motion better.
     EXPECT_LT(r->truth_rms->force, as_read.truth_rms->force);
     EXPECT_LT(r->truth_rms->moment, as_read.truth_rms->moment);
@@ -160,6 +164,14 @@ TEST(GearWindupIdentification, WhatCannotBeCorrectedIsRefusedInOneLine) {
             }).find("--source sensors only"),
             std::string::npos);
   EXPECT_EQ(message([](auto& o) { o.gear_windup_deg = 0.2; }), "(accepted)");
+  EXPECT_NE(message([](auto& o) { o.gear_backlash_deg = 12.0; }).find("--gear-backlash must be an angle"),
+            std::string::npos);
+  EXPECT_NE(message([](auto& o) {
+              o.gear_backlash_deg = 0.1;
+              o.source = "truth";
+            }).find("--source sensors only"),
+            std::string::npos);
+  EXPECT_EQ(message([](auto& o) { o.gear_backlash_deg = 0.1; }), "(accepted)");
 }
 
 }  // namespace

@@ -68,6 +68,7 @@ TEST(StreamClockPerturbation, TheWalksStreamsCarryTheirClocksAndAlignmentFindsTh
   id.sensors = "contact";
   id.lock_upper_body = true;
   id.align_time = true;
+  id.gear_backlash_deg = 0.1;    // the clocks again on the encoders less the gears' play
   id.align_time_by_fit = false;  // the kinematic estimate (refined by the fit: WalkTimeAlignmentByFit)
   const InertialIdentificationResult r = run_inertial_identification(id);
   for (const char* stream : {"ft", "imu"}) {

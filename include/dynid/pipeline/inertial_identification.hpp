@@ -116,6 +116,10 @@ struct InertialIdentificationOptions {
   double gear_windup_deg = 0.0;
   /// The low-pass of the link torques the correction uses [Hz] (data/gear_windup.hpp).
   double gear_windup_torque_cutoff_hz = 3.0;
+  /// The gears' play [deg, total, joint side] as a motor-side encoder sees it, taken off the
+  /// encoders at every moving joint with the same predicted link torques (data/gear_windup.hpp); the
+  /// crossing against each sidecar actuator's armature and damping (instant without). 0: none.
+  double gear_backlash_deg = 0.0;
   /// Names `data` and `validate` as the user gave them in the outputs (summary.json, the report,
   /// the result's descriptions) when they are a lab trial imported into a temporary data set:
   /// text -> text with the temporary path replaced (DatasetOrMocapFile::in_user_terms). Empty: as is.
@@ -326,6 +330,10 @@ struct InertialIdentificationResult {
     double max_twist = 0.0, rms_twist = 0.0;
   };
   std::vector<GearWindupCorrection> gear_windup;
+  /// With options.gear_backlash_deg: the play taken off [deg], and the share of the training
+  /// samples at which the predicted rotor was crossing it (between the flanks), over all joints.
+  double gear_backlash_deg = 0.0;
+  double gear_play_crossing_fraction = 0.0;
   std::vector<JointFrictionTerm> friction;  ///< with `friction` / `armature`
   /// With a truth model whose sidecar has the friction: max over the estimated terms of
   /// |identified - truth| / max(|truth|, 1 % of the largest truth of the same term).

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "dynid/actuator/gear_dead_band.hpp"
 #include "dynid/dynamics/data.hpp"
 #include "dynid/io/csv_stream.hpp"
 #include "dynid/io/stream_clock.hpp"
@@ -107,6 +108,7 @@ class DatasetRecorder {
   bool due(Stream& s, double time, double dt);
   void write_truth(const Simulation& sim, const VectorX& tau);
   void accumulate_plates(const Simulation& sim);
+  void step_dead_bands(const Simulation& sim);
 
   std::string out_dir_;
   const Model& model_;
@@ -138,6 +140,8 @@ class DatasetRecorder {
   std::vector<PlateError> plate_errors_;     ///< empty: ideal plates
   std::vector<FtError> ft_errors_;           ///< empty: ideal F/T sensors
   std::vector<double> encoder_compliance_;   ///< per body [rad/(N m)]; empty: rigid joints
+  std::vector<GearDeadBand> dead_bands_;     ///< per joint_bodies_ entry; empty: no backlash
+  double dead_band_time_ = -1e300;           ///< [s] simulation time of the dead bands' last step
   std::unique_ptr<ImuReading> imu_reading_;  ///< null: the IMU as the sidecar says
   double imu_prev_time_ = 0.0;
   std::vector<Vector3> marker_positions_;      ///< scratch: one frame of true marker positions
