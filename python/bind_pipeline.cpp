@@ -239,7 +239,7 @@ align_kinematics_only (with align_time: no refinement, as --align-kinematics-onl
 ("estimate" | "training": validate's data read on the training clocks, as --validate-clocks), align_drift (with
 align_time: each stream's clock drift too, as --align-drift), parallel_filter [Hz] (Gautier's parallel filter, as --parallel-filter),
 prior_frame ("origin" | "com", as --prior-frame; the demo's: cutoff=20, parallel_filter=3,
-prior_frame="com", consistent=True), ft_calibration (each F/T sensor's calibration with the model, as
+prior_frame="com", consistent=True, gear_backlash=0.1), ft_calibration (each F/T sensor's calibration with the model, as
 --ft-calibration), total_mass [kg] (None, or the robot weighed on a scale, as --total-mass),
 gear_windup [deg] (every gear's twist at its joint's effort limit, as --gear-windup), gear_stiffness
 ({joint: N m/rad}, as --gear-stiffness JOINT=K, or "sidecar": each sidecar actuator's

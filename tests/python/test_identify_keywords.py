@@ -113,3 +113,19 @@ def test_torque_gain_std_counts_the_gains_in_the_standard_deviations_as_the_comm
     cli_rows = json.loads((tmp_path / "cli" / "base_parameters.json").read_text())
     assert [r["std_from_torque_gains"] for r in py_rows] == pytest.approx([r["std_from_torque_gains"] for r in cli_rows])
     assert max(r["std_from_torque_gains"] for r in cli_rows) > 0.0
+
+
+def test_gear_backlash_takes_the_play_off_as_the_command_does(arm, tmp_path):
+    """gear_backlash (--gear-backlash): the same summary as the command (the play, the share of
+    samples the predicted rotors spend crossing it, the values), and a negative play named."""
+    result = dynid.identify_inertial("arm7", str(arm), gear_backlash=0.1, **ARGS)
+    cli = cli_json("identify", "inertial", "arm7", arm, "--sensors", "joints", "--prior", "0", "--friction",
+                   "viscous,coulomb", "--armature", "--gear-backlash", "0.1", "--quiet", "--out", tmp_path / "cli")
+    assert result.summary["gear_backlash"]["play_deg"] == 0.1
+    assert result.summary["gear_backlash"] == cli["gear_backlash"]
+    assert 0.0 <= result.summary["gear_backlash"]["crossing_fraction"] < 1.0
+    assert result.summary["friction"] == cli["friction"]
+    plain = dynid.identify_inertial("arm7", str(arm), **ARGS)
+    assert "gear_backlash" not in plain.summary
+    with pytest.raises(ValueError, match="gear_backlash"):
+        dynid.identify_inertial("arm7", str(arm), gear_backlash=-0.1, **ARGS)
