@@ -94,6 +94,8 @@ namespace {
 
 /// gear_stiffness: {joint: N m/rad}, or "sidecar" (each sidecar actuator's torsional_stiffness).
 using GearStiffnessArg = std::variant<std::map<std::string, double>, std::string>;
+/// gear_backlash: degrees, or "sidecar" (each sidecar actuator's backlash).
+using GearBacklashArg = std::variant<double, std::string>;
 
 InertialIdentificationOptions identification_options(
     const std::string& model, const std::string& data, const std::string& sensors, const std::string& source,
@@ -104,7 +106,7 @@ InertialIdentificationOptions identification_options(
     const std::string& validate_clocks, const std::map<std::string, std::string>& friction_joints,
     const std::string& validation_window, py::handle parallel_filter, const std::string& prior_frame,
     bool ft_calibration, py::handle total_mass, double gear_windup, const GearStiffnessArg& gear_stiffness,
-    double gear_backlash) {
+    const GearBacklashArg& gear_backlash) {
   // The checks the command line's option parser makes before the library sees the values.
   if (source != "sensors" && source != "mocap" && source != "truth")
     throw py::value_error("source: 'sensors', 'mocap' or 'truth', not '" + source + "'");
@@ -164,8 +166,14 @@ InertialIdentificationOptions identification_options(
   }
   if (!(gear_windup >= 0.0)) throw py::value_error("gear_windup: must be an angle in degrees, 0 or more");
   o.gear_windup_deg = gear_windup;
-  if (!(gear_backlash >= 0.0)) throw py::value_error("gear_backlash: must be an angle in degrees, 0 or more");
-  o.gear_backlash_deg = gear_backlash;
+  if (const auto* word = std::get_if<std::string>(&gear_backlash)) {
+    if (*word != "sidecar") throw py::value_error("gear_backlash: degrees or \"sidecar\", not '" + *word + "'");
+    o.gear_backlash_from_sidecar = true;
+  } else {
+    const double deg = std::get<double>(gear_backlash);
+    if (!(deg >= 0.0)) throw py::value_error("gear_backlash: must be an angle in degrees, 0 or more");
+    o.gear_backlash_deg = deg;
+  }
   if (const auto* word = std::get_if<std::string>(&gear_stiffness)) {
     if (*word != "sidecar")
       throw py::value_error("gear_stiffness: {joint: N m/rad} or \"sidecar\", not '" + *word + "'");
@@ -244,7 +252,7 @@ prior_frame="com", consistent=True, gear_backlash=0.1), ft_calibration (each F/T
 gear_windup [deg] (every gear's twist at its joint's effort limit, as --gear-windup), gear_stiffness
 ({joint: N m/rad}, as --gear-stiffness JOINT=K, or "sidecar": each sidecar actuator's
 torsional_stiffness), gear_backlash [deg] (every gear's play as motor-side encoders see it, as
---gear-backlash). With a gear wind-up or play, the staged calls need stage
+--gear-backlash; "sidecar": each sidecar actuator's backlash). With a gear wind-up or play, the staged calls need stage
 2b (correct_gear_windup) after the estimate and 3b (correct_validation_gear_windup) before the
 validation; identify_inertial runs them. A TRC trial as data comes with its force plates as
 --plates, --plate-layout, --plates-unit, --up do: plates (one ground reaction .mot/.sto),
@@ -415,7 +423,7 @@ torque joints and their measured / nominal / identified torques (samples x joint
          bool align_kinematics_only, const std::string& validate_clocks,
          const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
          py::handle parallel_filter, const std::string& prior_frame, bool ft_calibration, py::handle total_mass,
-         double gear_windup, const GearStiffnessArg& gear_stiffness, double gear_backlash,
+         double gear_windup, const GearStiffnessArg& gear_stiffness, const GearBacklashArg& gear_backlash,
          const std::vector<std::string>& plates, const std::string& plate_layout, const std::string& plates_unit,
          const std::string& up) {
         InertialIdentificationOptions o = identification_options(
@@ -443,9 +451,9 @@ torque joints and their measured / nominal / identified torques (samples x joint
       py::arg("friction_joints") = std::map<std::string, std::string>{}, py::arg("validation_window") = "",
       py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin", py::arg("ft_calibration") = false,
       py::arg("total_mass") = py::none(), py::arg("gear_windup") = 0.0,
-      py::arg("gear_stiffness") = GearStiffnessArg(std::map<std::string, double>{}), py::arg("gear_backlash") = 0.0,
-      py::arg("plates") = std::vector<std::string>{}, py::arg("plate_layout") = "", py::arg("plates_unit") = "",
-      py::arg("up") = "z",
+      py::arg("gear_stiffness") = GearStiffnessArg(std::map<std::string, double>{}),
+      py::arg("gear_backlash") = GearBacklashArg(0.0), py::arg("plates") = std::vector<std::string>{},
+      py::arg("plate_layout") = "", py::arg("plates_unit") = "", py::arg("up") = "z",
       (std::string("Stage 1 of `dynid identify inertial`: loads and checks everything the estimate needs.\n") +
        kOptionsDoc)
           .c_str());
@@ -547,7 +555,7 @@ torque joints and their measured / nominal / identified torques (samples x joint
          bool align_drift, bool align_kinematics_only, const std::string& validate_clocks,
          const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
          py::handle parallel_filter, const std::string& prior_frame, bool ft_calibration, py::handle total_mass,
-         double gear_windup, const GearStiffnessArg& gear_stiffness, double gear_backlash,
+         double gear_windup, const GearStiffnessArg& gear_stiffness, const GearBacklashArg& gear_backlash,
          const std::vector<std::string>& plates, const std::string& plate_layout, const std::string& plates_unit,
          const std::string& up) {
         InertialIdentificationOptions o = identification_options(
@@ -581,9 +589,9 @@ torque joints and their measured / nominal / identified torques (samples x joint
       py::arg("friction_joints") = std::map<std::string, std::string>{}, py::arg("validation_window") = "",
       py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin", py::arg("ft_calibration") = false,
       py::arg("total_mass") = py::none(), py::arg("gear_windup") = 0.0,
-      py::arg("gear_stiffness") = GearStiffnessArg(std::map<std::string, double>{}), py::arg("gear_backlash") = 0.0,
-      py::arg("plates") = std::vector<std::string>{}, py::arg("plate_layout") = "", py::arg("plates_unit") = "",
-      py::arg("up") = "z",
+      py::arg("gear_stiffness") = GearStiffnessArg(std::map<std::string, double>{}),
+      py::arg("gear_backlash") = GearBacklashArg(0.0), py::arg("plates") = std::vector<std::string>{},
+      py::arg("plate_layout") = "", py::arg("plates_unit") = "", py::arg("up") = "z",
       (std::string("All the stages, as `dynid identify inertial MODEL DATA --out OUT` runs them (writes only with "
                    "out; an existing out is replaced only if it holds an earlier output of the command).\n") +
        kOptionsDoc)

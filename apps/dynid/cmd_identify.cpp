@@ -63,6 +63,7 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
     bool no_lowpass = false, no_imu_bias = false, imu_noise_from_data = false, align_kinematics_only = false;
     std::vector<std::string> time_offsets;
     std::vector<std::string> gear_stiffness;
+    std::string gear_backlash;
     std::vector<std::string> friction_joints;
     C3dImportOptions trial_plates;  ///< a TRC trial's force plates (--plates ...)
     std::string validate_plates;    ///< a TRC --validate's ground reaction file
@@ -154,12 +155,12 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
                   "stiffness): taken off the encoders under the first fit's link torques, then the fit again "
                   "(summary.json gear_windup; docs/identification.md, \"Gear wind-up\")")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--gear-backlash", o.gear_backlash_deg,
-                  "The gears' play [deg, total, joint side] as motor-side encoders see it: the rotor's place in "
-                  "it, on the flank the link torque names and crossing it against the sidecar's armature, taken "
-                  "off the encoders under the first fit's link torques, then the fit again (summary.json "
-                  "gear_backlash; docs/identification.md, \"Gear backlash\")")
-      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--gear-backlash", args->gear_backlash,
+                  "DEG|sidecar: the gears' play [deg, total, joint side] as motor-side encoders see it, or each "
+                  "sidecar actuator's backlash [rad]: the rotor's place in it, on the flank the link torque names "
+                  "and crossing it against the sidecar's armature, taken off the encoders under the first fit's "
+                  "link torques, then the fit again (summary.json gear_backlash; docs/identification.md, \"Gear "
+                  "backlash\")");
   cmd->add_option("--gear-windup-torque-cutoff", o.gear_windup_torque_cutoff_hz,
                   "With --gear-windup / --gear-stiffness / --gear-backlash: low-pass of the link torques the "
                   "correction uses [Hz] "
@@ -273,6 +274,21 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
         if (used != args->prior.size())
           throw std::invalid_argument("--prior: 'auto' or a weight, not '" + args->prior + "'");
         opts.prior = weight;
+      }
+      if (args->gear_backlash == "sidecar") {
+        opts.gear_backlash_from_sidecar = true;
+      } else if (!args->gear_backlash.empty()) {
+        std::size_t used = 0;
+        double deg = -1.0;
+        try {
+          deg = std::stod(args->gear_backlash, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used != args->gear_backlash.size() || !(deg >= 0.0))
+          throw std::invalid_argument("--gear-backlash: an angle in degrees (0 or more) or 'sidecar', not '" +
+                                      args->gear_backlash + "'");
+        opts.gear_backlash_deg = deg;
       }
       if (args->prior_scale != "learned") {
         std::size_t used = 0;

@@ -167,7 +167,8 @@ RobotSidecar parse_sidecar_yaml(const std::string& text, const std::string& labe
                                                                      {"supply_voltage", &a.supply_voltage},
                                                                      {"stribeck_exponent", &a.stribeck_exponent},
                                                                      {"reaction_time", &a.reaction_time},
-                                                                     {"torsional_stiffness", &a.torsional_stiffness}};
+                                                                     {"torsional_stiffness", &a.torsional_stiffness},
+                                                                     {"backlash", &a.backlash}};
     for (const auto& kv : n) {
       const std::string key = kv.first.as<std::string>();
       if (key == "joint") continue;

@@ -319,11 +319,13 @@ void write_identification_report(const InertialIdentificationResult& r, const st
                         number(g.rms_twist * 180.0 / M_PI, "%.3f")});
     report.table(w);
   }
-  if (r.gear_backlash_deg > 0.0) {
+  if (!r.gear_plays_deg.empty()) {
     report.heading("Gear play taken off the encoders");
     report.paragraph(
-        "Each encoder sits on the motor side of a gear with " + number(r.gear_backlash_deg, "%.3g") +
-        " deg of play and reads the link's angle plus the rotor's place in it: on the flank the link torque names, "
+        "Each encoder sits on the motor side of a gear with " +
+        (r.gear_backlash_deg > 0.0 ? number(r.gear_backlash_deg, "%.3g") + " deg of play"
+                                   : std::string("the play its sidecar actuator declares")) +
+        " and reads the link's angle plus the rotor's place in it: on the flank the link torque names, "
         "crossing it against the rotor's inertia when that torque reverses. That place, predicted from the first "
         "fit's link torques (inverse dynamics with the measured contact wrenches) and each sidecar actuator's "
         "armature and damping, was taken off the encoders and the fit made again; the validation's encoders are "

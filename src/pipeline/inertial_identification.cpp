@@ -436,6 +436,24 @@ void add_wrench_calibration_unknowns(InertialProblem& p) {
   p.num_offsets += p.num_wrench_calibration;
 }
 
+/// With options.gear_backlash_from_sidecar: each sidecar actuator's `backlash` [rad] by joint.
+/// Throws naming a play that is not a small non-negative angle, or a sidecar that has none.
+std::map<std::string, double> gear_plays_from_sidecar(const InertialProblem& p) {
+  std::map<std::string, double> out;
+  if (!p.options.gear_backlash_from_sidecar) return out;
+  for (const ActuatorInfo& a : p.sidecar().actuators)
+    if (a.backlash) {
+      if (!(*a.backlash >= 0.0 && *a.backlash < 0.2))
+        throw std::invalid_argument("--gear-backlash sidecar: actuator '" + a.joint +
+                                    "' has a backlash that is not an angle between 0 and 0.2 rad");
+      out[a.joint] = *a.backlash;
+    }
+  if (out.empty())
+    throw std::invalid_argument("--gear-backlash sidecar: no actuator of " + p.model.label() +
+                                "'s sidecar has a backlash (docs/robot-sidecar.md)");
+  return out;
+}
+
 /// Per moving joint of the model whose gear wind-up is corrected: its compliance [rad per N m] and
 /// where it came from: `gear_stiffness` by name, else `gear_windup_deg` at the joint's effort limit.
 /// Throws naming a stiffness for a joint the model does not move, or a bad value.
@@ -443,8 +461,9 @@ std::vector<std::tuple<std::string, double, std::string>> gear_compliances(const
   const InertialIdentificationOptions& o = p.options;
   std::vector<std::tuple<std::string, double, std::string>> out;
   if (o.gear_stiffness.empty() && !o.gear_stiffness_from_sidecar && o.gear_windup_deg == 0.0 &&
-      o.gear_backlash_deg == 0.0)
+      o.gear_backlash_deg == 0.0 && !o.gear_backlash_from_sidecar)
     return out;
+  const std::map<std::string, double> declared_play = gear_plays_from_sidecar(p);
   if (o.gear_backlash_deg < 0.0 || !std::isfinite(o.gear_backlash_deg) || o.gear_backlash_deg > 10.0)
     throw std::invalid_argument(
         "--gear-backlash must be an angle in degrees between 0 and 10 (a gear's total play as its "
@@ -487,7 +506,7 @@ std::vector<std::tuple<std::string, double, std::string>> gear_compliances(const
       out.emplace_back(body.joint_name, 1.0 / declared->second, "sidecar");
     } else if (o.gear_windup_deg > 0.0 && std::isfinite(body.limits.effort) && body.limits.effort > 0.0) {
       out.emplace_back(body.joint_name, o.gear_windup_deg * M_PI / 180.0 / body.limits.effort, "--gear-windup");
-    } else if (o.gear_backlash_deg > 0.0) {
+    } else if (o.gear_backlash_deg > 0.0 || declared_play.count(body.joint_name)) {
       out.emplace_back(body.joint_name, 0.0, "");  // the play alone
     }
   }
@@ -1346,11 +1365,13 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
 /// The gears' play (options.gear_backlash_deg) on every joint of `windup`'s track, crossed against
 /// each sidecar actuator's armature and damping.
 void add_gear_play(const InertialProblem& p, const LinkTorqueTrack& unfiltered, GearWindup& windup) {
-  if (p.options.gear_backlash_deg <= 0.0) return;
+  if (p.options.gear_backlash_deg <= 0.0 && !p.options.gear_backlash_from_sidecar) return;
+  const std::map<std::string, double> declared = gear_plays_from_sidecar(p);
   const std::vector<double> armature_per_body = joint_armature(p.model, p.sidecar());
   std::vector<double> play, armature, damping;
   for (const std::string& joint : windup.link_torque.joints) {
-    play.push_back(p.options.gear_backlash_deg * M_PI / 180.0);
+    const auto given = declared.find(joint);
+    play.push_back(given != declared.end() ? given->second : p.options.gear_backlash_deg * M_PI / 180.0);
     const auto body = p.model.find_joint(joint);
     armature.push_back(body ? armature_per_body[static_cast<std::size_t>(*body)] : 0.0);
     double d = 0.0;
@@ -1434,11 +1455,17 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
   r.base = base;
   r.input_warnings = p.input_warnings;
   if (p.train_gear_windup && p.train_gear_windup->play_offset.size() > 0) {
+    // Per joint, its play is twice its largest offset (the rotors start on a flank).
     const MatrixX& s = p.train_gear_windup->play_offset;
-    const double half = 0.5 * o.gear_backlash_deg * M_PI / 180.0;
+    long crossing = 0;
+    for (Eigen::Index j = 0; j < s.rows(); ++j) {
+      const double half = s.row(j).cwiseAbs().maxCoeff();
+      crossing += (s.row(j).array().abs() < (1.0 - 1e-9) * half).count();
+      r.gear_plays_deg.emplace_back(p.train_gear_windup->link_torque.joints[static_cast<std::size_t>(j)],
+                                    2.0 * half * 180.0 / M_PI);
+    }
     r.gear_backlash_deg = o.gear_backlash_deg;
-    r.gear_play_crossing_fraction =
-        static_cast<double>((s.array().abs() < (1.0 - 1e-9) * half).count()) / static_cast<double>(s.size());
+    r.gear_play_crossing_fraction = static_cast<double>(crossing) / static_cast<double>(s.size());
   }
   r.sensors = p.set.label;
   r.prior = p.prior;
@@ -2088,11 +2115,17 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
                         {"link_torques_from", "the first fit's model (training), the identified model (validation)"}};
     if (o.gear_windup_deg > 0.0) j["gear_windup"]["windup_at_effort_limit_deg"] = o.gear_windup_deg;
   }
-  if (o.gear_backlash_deg > 0.0)
+  if (!r.gear_plays_deg.empty()) {
+    json plays = json::object();
+    for (const auto& [joint, deg] : r.gear_plays_deg)
+      if (deg > 0.0) plays[joint] = deg;
     j["gear_backlash"] = {{"play_deg", o.gear_backlash_deg},
+                          {"from", o.gear_backlash_from_sidecar ? "sidecar" : "--gear-backlash"},
+                          {"joints_deg", plays},
                           {"crossing_fraction", r.gear_play_crossing_fraction},
                           {"crossing", "each sidecar actuator's armature and damping (instant without)"},
                           {"link_torques_from", "the first fit's model (training), the identified model (validation)"}};
+  }
   if (!r.friction.empty()) {
     json friction = json::object();
     for (const JointFrictionTerm& f : r.friction) {

@@ -9,7 +9,11 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "dynid/data/gear_windup.hpp"
 #include "dynid/io/csv_stream.hpp"
@@ -117,6 +121,39 @@ TEST(GearBacklashIdentification, TakingThePlayOffBringsTheWalkCloserToTheTruth) 
   EXPECT_DOUBLE_EQ(summary.at("gear_backlash").at("play_deg").get<double>(), 0.1);
   EXPECT_FALSE(nlohmann::json::parse(as_read.summary_json).contains("gear_backlash"));
   EXPECT_TRUE(corrected.gear_windup.empty());  // the play alone: no wind-up corrections listed
+
+  // The same play declared once in the robot's sidecar (each actuator's `backlash` [rad]) and taken
+  // from there (--gear-backlash sidecar): the same identification.
+  const std::string robot_dir = dir + "/robot";
+  std::filesystem::create_directories(robot_dir);
+  std::filesystem::copy_file(std::string(DYNID_MODELS_DIR) + "/kid_humanoid.urdf", robot_dir + "/kid_humanoid.urdf");
+  std::istringstream yaml(test::read_file(std::string(DYNID_MODELS_DIR) + "/kid_humanoid.yaml"));
+  std::ostringstream with_play, without_play;
+  for (std::string line; std::getline(yaml, line);) {
+    with_play << line << "\n";
+    without_play << line << "\n";
+    if (line.rfind("  - joint: ", 0) == 0)
+      with_play << "    backlash: " << std::setprecision(17) << 0.1 * M_PI / 180.0 << "\n";
+  }
+  std::ofstream(robot_dir + "/kid_humanoid.yaml") << with_play.str();
+  InertialIdentificationOptions declared = o;
+  declared.model = robot_dir + "/kid_humanoid.urdf";
+  declared.gear_backlash_deg = 0.0;
+  declared.gear_backlash_from_sidecar = true;
+  const InertialIdentificationResult from_sidecar = run_inertial_identification(declared);
+  EXPECT_LT((from_sidecar.base_values - corrected.base_values).cwiseAbs().maxCoeff(),
+            1e-9 * corrected.base_values.cwiseAbs().maxCoeff());
+  const nlohmann::json sidecar_summary = nlohmann::json::parse(from_sidecar.summary_json);
+  EXPECT_EQ(sidecar_summary.at("gear_backlash").at("from"), "sidecar");
+  EXPECT_NEAR(sidecar_summary.at("gear_backlash").at("joints_deg").at("l_knee").get<double>(), 0.1, 1e-12);
+  // A sidecar that declares none is named.
+  std::ofstream(robot_dir + "/kid_humanoid.yaml") << without_play.str();
+  try {
+    prepare_inertial_identification(declared);
+    ADD_FAILURE() << "a sidecar without backlash was accepted";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("--gear-backlash sidecar: no actuator of"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -129,3 +129,8 @@ def test_gear_backlash_takes_the_play_off_as_the_command_does(arm, tmp_path):
     assert "gear_backlash" not in plain.summary
     with pytest.raises(ValueError, match="gear_backlash"):
         dynid.identify_inertial("arm7", str(arm), gear_backlash=-0.1, **ARGS)
+    with pytest.raises(ValueError, match="gear_backlash"):
+        dynid.identify_inertial("arm7", str(arm), gear_backlash="all", **ARGS)
+    # "sidecar": each actuator's backlash; the bundled arm's sidecar declares none, which is named.
+    with pytest.raises((ValueError, RuntimeError), match="no actuator of .* has a backlash"):
+        dynid.identify_inertial("arm7", str(arm), gear_backlash="sidecar", **ARGS)

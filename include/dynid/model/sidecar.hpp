@@ -39,6 +39,9 @@ struct ActuatorInfo {
   /// Torsional stiffness behind the joint's encoder (gear, bearings, housing) [N m/rad]: a
   /// catalogue's or a bench's; `identify inertial --gear-stiffness sidecar` takes the wind-up off.
   std::optional<double> torsional_stiffness;
+  /// The gear's play as a motor-side encoder sees it [rad, total, joint side]: `identify inertial
+  /// --gear-backlash sidecar` takes the rotor's place in it off the encoders.
+  std::optional<double> backlash;
   /// Identified by `dynid identify actuator` (docs/actuators.md): the Stribeck exponent delta and
   /// the reaction time t_d [s] of paper 002's model.
   std::optional<double> stribeck_exponent, reaction_time;

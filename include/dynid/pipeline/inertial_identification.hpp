@@ -120,6 +120,8 @@ struct InertialIdentificationOptions {
   /// encoders at every moving joint with the same predicted link torques (data/gear_windup.hpp); the
   /// crossing against each sidecar actuator's armature and damping (instant without). 0: none.
   double gear_backlash_deg = 0.0;
+  /// Each sidecar actuator's `backlash` instead, for the joints that have one (the others: none).
+  bool gear_backlash_from_sidecar = false;
   /// Names `data` and `validate` as the user gave them in the outputs (summary.json, the report,
   /// the result's descriptions) when they are a lab trial imported into a temporary data set:
   /// text -> text with the temporary path replaced (DatasetOrMocapFile::in_user_terms). Empty: as is.
@@ -334,6 +336,8 @@ struct InertialIdentificationResult {
   /// samples at which the predicted rotor was crossing it (between the flanks), over all joints.
   double gear_backlash_deg = 0.0;
   double gear_play_crossing_fraction = 0.0;
+  /// Per joint whose play was taken off: the play [deg] (its sidecar's with gear_backlash_from_sidecar).
+  std::vector<std::pair<std::string, double>> gear_plays_deg;
   std::vector<JointFrictionTerm> friction;  ///< with `friction` / `armature`
   /// With a truth model whose sidecar has the friction: max over the estimated terms of
   /// |identified - truth| / max(|truth|, 1 % of the largest truth of the same term).
