@@ -187,7 +187,7 @@ TEST(FtCalibration, TheRealisticTestbedsSensorsGiveBackTheWeighedMassAndTheTrueM
   }
   // The classes: seed 1, first moments / inertias 0.82 / 2.37 x CAD's error as read, 0.82 / 1.19
   // calibrated (with the encoders' play crossed physically by the testbed and taken off by
-  // --gear-backlash; 0.6 / 0.9 calibrated when the testbed's play jumped with the motor torque).
+  // --gear-backlash; both were below 1 when the testbed's play jumped with the motor torque).
   EXPECT_LT(class_ratio(calibrated, "first_moment"), 1.0);
   EXPECT_LT(class_ratio(calibrated, "inertia"), 0.7 * class_ratio(as_read, "inertia"));
   // The true model read through the identified calibration fits the held-out walk 5 x better than

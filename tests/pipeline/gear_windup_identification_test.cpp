@@ -118,8 +118,8 @@ TEST(GearWindupIdentification, TheCorrectedEncodersGiveAModelCloserToTheTruth) {
       catalogue.truth_rms->moment);
   // Measured (seed 1, the encoders' play taken off by --gear-backlash as well): first moments /
   // inertias 0.90 / 1.33 as read, 0.68 / 1.26 with the true stiffnesses, 0.75 / 1.20 with the class
-  // value. The inertias gained 30 % when the testbed's play jumped with the motor torque; with the
-  // play crossed physically they gain 5-10 %.
+  // value. The inertias gained 10 % or more (this test's bound then) when the testbed's play jumped
+  // with the motor torque; with the play crossed physically they gain 5-10 %.
   for (const InertialIdentificationResult* r : {&bench, &catalogue}) {
     EXPECT_LT(class_ratio(*r, "first_moment"), 0.9 * class_ratio(as_read, "first_moment"));
     EXPECT_LT(class_ratio(*r, "inertia"), class_ratio(as_read, "inertia"));
