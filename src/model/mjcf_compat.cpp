@@ -34,6 +34,9 @@ struct MjcfCompat::State {
 
 namespace {
 
+/// Marks an <attach> copied by a <replicate>: the suffix its names take (expand_attach).
+constexpr const char* kAttachSuffix = "dynid-replicate-suffix";
+
 [[noreturn]] void fail(const std::string& where, const std::string& what) {
   throw std::runtime_error(where + ": " + what);
 }
@@ -191,18 +194,27 @@ std::map<std::string, XMLElement*> default_classes(XMLElement* root) {
   return out;
 }
 
-/// The value `element` gets for `attribute`: its own, else its class's (own class, else the nearest
-/// childclass of its bodies, else main), else the class's ancestors'.
-std::optional<std::string> resolved_attribute(XMLElement* element, const char* attribute,
-                                              const std::map<std::string, XMLElement*>& classes) {
-  if (const char* v = element->Attribute(attribute)) return v;
+/// The default classes `element` draws from, nearest first: its own class (else the nearest
+/// childclass of its bodies, else main), then that class's ancestors.
+std::vector<const XMLElement*> class_chain(const XMLElement* element,
+                                           const std::map<std::string, XMLElement*>& classes) {
   std::string cls = attr(element, "class");
   for (const XMLNode* p = element->Parent(); cls.empty() && p; p = p->Parent())
     if (const XMLElement* pe = p->ToElement(); pe && named(pe, "body")) cls = attr(pe, "childclass");
   if (cls.empty()) cls = "main";
+  std::vector<const XMLElement*> chain;
   const auto it = classes.find(cls);
   for (const XMLElement* d = it == classes.end() ? nullptr : it->second; d && named(d, "default");
        d = d->Parent() ? d->Parent()->ToElement() : nullptr)
+    chain.push_back(d);
+  return chain;
+}
+
+/// The value `element` gets for `attribute`: its own, else its classes' (class_chain).
+std::optional<std::string> resolved_attribute(XMLElement* element, const char* attribute,
+                                              const std::map<std::string, XMLElement*>& classes) {
+  if (const char* v = element->Attribute(attribute)) return v;
+  for (const XMLElement* d : class_chain(element, classes))
     if (const XMLElement* x = d->FirstChildElement(element->Name()); x && x->Attribute(attribute))
       return x->Attribute(attribute);
   return std::nullopt;
@@ -485,12 +497,12 @@ void expand_replicate(MjcfCompat::State& s, XMLElement* rep, double angle_unit, 
   };
   const Eigen::Vector3d offset = vector3("offset"), euler = vector3("euler");
   const std::string sep = rep->Attribute("sep") ? attr(rep, "sep") : "";
-  static const std::set<std::string> placed = {"body", "geom", "site", "camera", "light", "frame"};
+  static const std::set<std::string> placed = {"body", "geom", "site", "camera", "light", "frame", "attach"};
   for (XMLElement* c = rep->FirstChildElement(); c; c = c->NextSiblingElement())
     if (!placed.count(c->Name()))
       fail(where(s.path, c), std::string("<") + c->Name() +
                                  "> inside <replicate> is not supported (dynid replicates bodies, geoms, sites, "
-                                 "cameras, lights and frames)");
+                                 "cameras, lights, frames and attachments)");
   const std::size_t digits = std::to_string(count).size();
   Eigen::Vector3d pos = Eigen::Vector3d::Zero();
   XMLNode* after = rep;
@@ -511,8 +523,12 @@ void expand_replicate(MjcfCompat::State& s, XMLElement* rep, double angle_unit, 
       for (std::size_t k = 0; k < named_elements.size(); ++k)
         for (XMLElement* d = named_elements[k]->FirstChildElement(); d; d = d->NextSiblingElement())
           named_elements.push_back(d);
-      for (XMLElement* e : named_elements)
+      for (XMLElement* e : named_elements) {
         if (const char* name = e->Attribute("name")) e->SetAttribute("name", (std::string(name) + suffix).c_str());
+        // An <attach> in the copy: what it brings in takes the suffix too, after its prefixed names
+        // (MuJoCo attaches each copy with the suffix: "other" + "body" + "0").
+        if (named(e, "attach")) e->SetAttribute(kAttachSuffix, (attr(e, kAttachSuffix) + suffix).c_str());
+      }
       frame->InsertEndChild(copy);
     }
     after = rep->Parent()->InsertAfterChild(after, frame);
@@ -534,15 +550,426 @@ void expand_replicates(MjcfCompat::State& s) {
                        " <replicate> element(s) expanded into their copies: MuJoCo 2.2.2 does not know <replicate>");
 }
 
-/// <attach> (MuJoCo >= 3.2) brings in another model's body, compiled with that model's own compiler
-/// settings, defaults and assets (MuJoCo's "Attachment"): not reproduced here without a MuJoCo 3 to
-/// check against, so refused before compiling, saying what to do instead.
-void refuse_attach(const MjcfCompat::State& s) {
+// <attach model="M" body="B" prefix="P"/> (MuJoCo >= 3.2) puts a copy of body B of the model file M
+// (an <asset><model name="M" file="..."/>) at the attaching body or frame, as MuJoCo's parser
+// (xml_native_reader.cc) and attachment (user_api.cc mjs_attach, user_objects.cc mjCFrame::operator+=
+// and NameSpace, user_model.cc operator+=) do it:
+//  - the child file is parsed on its own: its includes, replicates, attachments, compiler settings,
+//    defaults and asset directories are its own; its path is relative to this file's directory;
+//  - B keeps its own pos and orientation, now relative to the attaching body or frame (a <frame> that
+//    held B in the child is not carried: MuJoCo gives B the attaching frame instead);
+//  - every name in the copy becomes prefix + name + suffix (the suffix of a <replicate> around the
+//    <attach>), and so do its references to the child's meshes, materials, height fields, classes;
+//  - the child's default classes come along, its top-level one as class prefix + "main" under this
+//    file's top-level default; MuJoCo applies defaults when it parses the child, so this file's
+//    defaults never reach the copy and the child's never reach this file;
+//  - each element of the copy is compiled with the child's compiler angle unit, eulerseq,
+//    inertiafromgeom, bounds and autolimits (the element keeps its model's mjsCompiler);
+//  - all the child's assets are copied in, prefixed (MuJoCo copies them whether used or not).
+// MuJoCo 2.2.2 knows none of it: the copy is written into this file with its classes made explicit,
+// its angles converted to this file's unit and sequence where they differ, and this file's top-level
+// defaults undone for it (MuJoCo's own default values written into the copied top-level class).
+
+void load_model(MjcfCompat::State& s, const std::string& path, std::vector<std::string> attaching);
+
+struct ModelAsset {
+  fs::path file;
+  std::string at;
+};
+
+/// The <model> assets by name: the file relative to this file's directory (xml_native_reader.cc:
+/// modelfiledir + file, not assetdir); without a name, the child's <mujoco model="..."> ("MuJoCo
+/// Model", MuJoCo's default model name, when it has none). The first of a name wins (FindSpec).
+std::map<std::string, ModelAsset> model_assets(const MjcfCompat::State& s, const fs::path& dir) {
+  std::map<std::string, ModelAsset> out;
+  for (XMLElement* m : elements_named(s.root, "model")) {
+    if (!inside(m, "asset")) continue;
+    const std::string at = where(s.path, m);
+    const std::string file = attr(m, "file");
+    if (file.empty()) fail(at, "<model> has no file attribute");
+    const fs::path full = (fs::path(file).is_absolute() ? fs::path(file) : dir / file).lexically_normal();
+    std::error_code ec;
+    if (!fs::is_regular_file(full, ec)) fail(at, "<model> file " + full.string() + " does not exist");
+    std::string name = attr(m, "name");
+    if (name.empty()) {
+      XMLDocument doc;
+      load_xml(doc, full.string(), "model file of " + at);
+      const XMLElement* r = doc.RootElement();
+      name = r && r->Attribute("model") ? r->Attribute("model") : "MuJoCo Model";
+    }
+    out.emplace(name, ModelAsset{full, at});
+  }
+  return out;
+}
+
+/// The compiler settings MuJoCo applies per element with the element's own model's compiler, and
+/// dynid cannot convert: the child's must equal this file's (MuJoCo's defaults when unset).
+void check_compilers_agree(const MjcfCompat::State& s, const MjcfCompat::State& c, const std::string& at) {
+  static const std::vector<std::pair<const char*, const char*>> settings = {
+      {"inertiafromgeom", "auto"}, {"inertiagrouprange", "0 5"}, {"boundmass", "0"},
+      {"boundinertia", "0"},       {"balanceinertia", "false"},  {"autolimits", "true"}};
+  const auto same = [](const std::string& a, const std::string& b) {
+    std::istringstream x(a), y(b);
+    double u = 0.0, v = 0.0;
+    bool numeric = false;
+    while (x >> u) {
+      if (!(y >> v) || u != v) return false;
+      numeric = true;
+    }
+    return numeric ? (y >> v).fail() : a == b;
+  };
+  for (const auto& [name, fallback] : settings) {
+    const std::string mine = compiler_attribute(s.root, name).value_or(fallback);
+    const std::string theirs = compiler_attribute(c.root, name).value_or(fallback);
+    if (!same(mine, theirs))
+      fail(at, std::string("<compiler ") + name + "=\"" + theirs + "\"> of " + c.path +
+                   " differs from this file's (\"" + mine +
+                   "\"): MuJoCo compiles the attached elements with their own model's setting, which dynid " +
+                   "does not reproduce (give both files the same)");
+  }
+}
+
+/// What <attach> copies, in the child: body B (body="world": the world body itself), frame F, or,
+/// with neither, the world body's contents.
+XMLElement* attach_source(const MjcfCompat::State& c, const XMLElement* a, const std::string& at) {
+  XMLElement* world = c.root->FirstChildElement("worldbody");
+  if (!world) fail(at, "<attach>: " + c.path + " has no <worldbody>");
+  const char* kind = a->Attribute("body") ? "body" : a->Attribute("frame") ? "frame" : nullptr;
+  if (!kind || (std::string(kind) == "body" && attr(a, kind) == "world")) return world;
+  for (XMLElement* e : elements_named(world, kind))
+    if (attr(e, "name") == attr(a, kind)) return e;
+  fail(at, std::string("<attach ") + kind + "=\"" + attr(a, kind) + "\">: no " + kind + " named '" + attr(a, kind) +
+               "' in " + c.path);
+}
+
+/// The copy may hold what MuJoCo 2.2.2 reads in a body once frames are folded.
+void check_attachable(const MjcfCompat::State& c, XMLElement* source) {
+  static const std::set<std::string> kinds = {"worldbody", "body",   "joint", "freejoint", "geom",
+                                              "site",      "camera", "light", "frame",     "inertial"};
+  for (XMLElement* e : elements(source))
+    if (!kinds.count(e->Name()))
+      fail(where(c.path, e), std::string("<") + e->Name() +
+                                 "> in an attached body is not supported (dynid attaches bodies, joints, geoms, sites, "
+                                 "cameras, lights, frames and inertials)");
+}
+
+/// Every joint, geom, site, camera and light of the copy names its class (its own, else its bodies'
+/// nearest childclass in the child, else "main"), and the bodies' childclass goes: nothing of the
+/// attaching file's classes can then reach the copy.
+void make_classes_explicit(XMLElement* source) {
+  static const std::set<std::string> admits = {"joint", "geom", "site", "camera", "light"};
+  std::vector<std::pair<XMLElement*, std::string>> classes;
+  for (XMLElement* e : elements(source)) {
+    if (!admits.count(e->Name()) || e->Attribute("class")) continue;
+    std::string cls;
+    for (const XMLNode* p = e->Parent(); cls.empty() && p; p = p->Parent())
+      if (const XMLElement* pe = p->ToElement(); pe && named(pe, "body")) cls = attr(pe, "childclass");
+    classes.emplace_back(e, cls.empty() ? "main" : cls);
+  }
+  for (const auto& [e, cls] : classes) e->SetAttribute("class", cls.c_str());
+  for (XMLElement* e : elements(source)) e->DeleteAttribute("childclass");
+}
+
+std::string quat_text(const Eigen::Quaterniond& q) {
+  std::ostringstream out;
+  out.precision(17);
+  out << q.w() << ' ' << q.x() << ' ' << q.y() << ' ' << q.z();
+  return out.str();
+}
+
+/// The orientation attribute MuJoCo uses for `e` (ResolveOrientation): its own alternative (axisangle,
+/// xyaxes, zaxis, euler), else its classes' nearest one (an alternative read from a default outlives
+/// the element's own quat), else its own quat, else its classes'.
+std::optional<std::pair<std::string, std::string>> orientation_source(
+    XMLElement* e, const std::map<std::string, XMLElement*>& classes) {
+  static const std::array<const char*, 4> alternatives = {"axisangle", "xyaxes", "zaxis", "euler"};
+  for (const char* a : alternatives)
+    if (e->Attribute(a)) return std::pair{std::string(a), attr(e, a)};
+  const std::vector<const XMLElement*> chain = class_chain(e, classes);
+  for (const XMLElement* d : chain)
+    if (const XMLElement* x = d->FirstChildElement(e->Name()))
+      for (const char* a : alternatives)
+        if (x->Attribute(a)) return std::pair{std::string(a), attr(x, a)};
+  if (const auto q = resolved_attribute(e, "quat", classes)) return std::pair{std::string("quat"), *q};
+  return std::nullopt;
+}
+
+/// The child's angles in this file's unit and sequence: an euler or axisangle orientation becomes
+/// the quat it means in the child; hinge (and ball) ranges, hinge ref and springref are scaled
+/// (user_objects.cc converts them with the joint's own compiler). Values a class gave are written on
+/// the element; the copied classes then lose their euler and axisangle (copy_defaults).
+void convert_angles(const MjcfCompat::State& c, XMLElement* source, double from_unit, const std::string& from_seq,
+                    double to_unit) {
+  const std::map<std::string, XMLElement*> classes = default_classes(c.root);
+  static const std::set<std::string> oriented = {"body", "geom", "site", "camera", "light", "frame", "inertial"};
+  for (XMLElement* e : elements(source)) {
+    const std::string at = where(c.path, e);
+    if (oriented.count(e->Name())) {
+      const auto src = orientation_source(e, classes);
+      if (!src || (src->first != "euler" && src->first != "axisangle")) continue;
+      Eigen::Quaterniond q;
+      if (src->first == "euler") {
+        const std::vector<double> v = numbers(src->second, 3, at, "euler");
+        q = euler_rotation({v[0], v[1], v[2]}, from_unit, from_seq);
+      } else {
+        const std::vector<double> v = numbers(src->second, 4, at, "axisangle");
+        q = Eigen::AngleAxisd(v[3] * from_unit, Eigen::Vector3d(v[0], v[1], v[2]).normalized());
+      }
+      for (const char* a : {"axisangle", "xyaxes", "zaxis", "euler"}) e->DeleteAttribute(a);
+      e->SetAttribute("quat", quat_text(q).c_str());
+    } else if (named(e, "joint")) {
+      const std::string type = resolved_attribute(e, "type", classes).value_or("hinge");
+      if (type != "hinge" && type != "ball") continue;
+      for (const char* a : {"range", "ref", "springref"}) {
+        if (type == "ball" && std::string(a) != "range") continue;
+        const auto value = resolved_attribute(e, a, classes);
+        if (!value) continue;
+        std::vector<double> v = numbers(*value, std::string(a) == "range" ? 2 : 1, at, a);
+        std::ostringstream out;
+        out.precision(17);
+        for (std::size_t i = 0; i < v.size(); ++i) out << (i ? " " : "") << v[i] * from_unit / to_unit;
+        e->SetAttribute(a, out.str().c_str());
+      }
+    }
+  }
+}
+
+std::string prefixed(const std::string& prefix, const std::string& name, const std::string& suffix) {
+  return prefix + name + suffix;
+}
+
+/// MuJoCo's NameSpace on the copy: names, class and the references to the child's assets.
+void namespace_copy(XMLElement* copy, const std::string& prefix, const std::string& suffix) {
+  for (XMLElement* e : elements(copy))
+    for (const char* a : {"name", "class", "mesh", "material", "hfield", "target"})
+      if (const char* v = e->Attribute(a)) e->SetAttribute(a, prefixed(prefix, v, suffix).c_str());
+}
+
+/// Names MuJoCo keeps unique, by kind: worldbody elements, assets (a mesh or height field without a
+/// name is known by its file's stem) and default classes.
+std::map<std::string, std::set<std::string>> names_by_kind(XMLElement* root) {
+  std::map<std::string, std::set<std::string>> out;
+  for (XMLElement* e : elements(root)) {
+    std::string kind = e->Name();
+    if (kind == "freejoint") kind = "joint";
+    if (kind == "default") {
+      if (e->Attribute("class")) out["default class"].insert(attr(e, "class"));
+    } else if (inside(e, "asset") && (kind == "mesh" || kind == "hfield") && !e->Attribute("name")) {
+      out[kind].insert(fs::path(attr(e, "file")).stem().string());
+    } else if (e->Attribute("name") && !inside(e, "default") && kind != "model") {
+      out[kind].insert(attr(e, "name"));
+    }
+  }
+  return out;
+}
+
+void check_unique_names(XMLElement* root, XMLElement* added, const std::string& at, const std::string& prefix) {
+  std::map<std::string, std::set<std::string>> taken = names_by_kind(root);
+  for (const auto& [kind, names] : names_by_kind(added))
+    for (const std::string& n : names)
+      if (taken[kind].count(n))
+        fail(at, "<attach prefix=\"" + prefix + "\">: the attached " + kind + " '" + n +
+                     "' has the name of one already in this model (MuJoCo: repeated name)");
+}
+
+/// MuJoCo's own defaults (user_init.c) for what this file's top-level default may set: written into
+/// the copied top-level class, so that the copy gets MuJoCo's value, not this file's default.
+const std::map<std::string, std::map<std::string, std::string>>& builtin_defaults() {
+  static const std::string solref = "0.02 1", solimp = "0.9 0.95 0.001 0.5 2";
+  static const std::map<std::string, std::map<std::string, std::string>> table = {
+      {"joint",
+       {{"type", "hinge"},
+        {"group", "0"},
+        {"pos", "0 0 0"},
+        {"axis", "0 0 1"},
+        {"limited", "auto"},
+        {"range", "0 0"},
+        {"ref", "0"},
+        {"springref", "0"},
+        {"stiffness", "0"},
+        {"armature", "0"},
+        {"damping", "0"},
+        {"frictionloss", "0"},
+        {"margin", "0"},
+        {"solreflimit", solref},
+        {"solimplimit", solimp},
+        {"solreffriction", solref},
+        {"solimpfriction", solimp},
+        {"actuatorfrclimited", "auto"},
+        {"actuatorfrcrange", "0 0"}}},
+      {"geom",
+       {{"type", "sphere"},
+        {"contype", "1"},
+        {"conaffinity", "1"},
+        {"condim", "3"},
+        {"group", "0"},
+        {"priority", "0"},
+        {"size", "0 0 0"},
+        {"friction", "1 0.005 0.0001"},
+        {"density", "1000"},
+        {"solmix", "1"},
+        {"solref", solref},
+        {"solimp", solimp},
+        {"margin", "0"},
+        {"gap", "0"},
+        {"pos", "0 0 0"},
+        {"rgba", "0.5 0.5 0.5 1"},
+        {"fitscale", "1"}}},
+      {"site",
+       {{"type", "sphere"},
+        {"group", "0"},
+        {"pos", "0 0 0"},
+        {"size", "0.005 0.005 0.005"},
+        {"rgba", "0.5 0.5 0.5 1"}}},
+      {"mesh", {{"scale", "1 1 1"}, {"maxhullvert", "-1"}, {"inertia", "legacy"}}}};
+  return table;
+}
+
+/// This file's top-level default undone in the copied top-level class `top`, for the kinds the copy
+/// holds: each attribute it sets that the child's own top-level default does not gets MuJoCo's own
+/// value; one without such a value (mass, fromto, an orientation, ...) is an error naming it.
+void undo_top_level_default(const MjcfCompat::State& s, XMLElement* top, const std::set<std::string>& kinds,
+                            const std::string& at) {
+  const XMLElement* main = s.root->FirstChildElement("default");
+  if (!main) return;
+  for (const auto& [kind, builtin] : builtin_defaults()) {
+    if (!kinds.count(kind)) continue;
+    for (const XMLElement* d = main->FirstChildElement(kind.c_str()); d; d = d->NextSiblingElement(kind.c_str()))
+      for (const tinyxml2::XMLAttribute* a = d->FirstAttribute(); a; a = a->Next()) {
+        XMLElement* own = top->FirstChildElement(kind.c_str());
+        if (own && own->Attribute(a->Name())) continue;
+        const auto value = builtin.find(a->Name());
+        if (value == builtin.end())
+          fail(at, "this file's top-level <default> sets <" + kind + " " + a->Name() +
+                       ">, which MuJoCo does not apply to attached elements, and dynid has no MuJoCo default to "
+                       "give them instead (set it in a class)");
+        if (!own) own = top->InsertFirstChild(top->GetDocument()->NewElement(kind.c_str()))->ToElement();
+        own->SetAttribute(a->Name(), value->second.c_str());
+      }
+  }
+}
+
+/// The child's default classes under this file's top-level default: its top-level one as class
+/// prefix + "main" + suffix, the others prefixed inside it (user_model.cc operator+=(mjCDef)).
+void copy_defaults(MjcfCompat::State& s, const MjcfCompat::State& c, const std::string& prefix,
+                   const std::string& suffix, bool strip_angles, const std::set<std::string>& kinds,
+                   const std::string& at) {
+  XMLElement* top = s.doc.NewElement("default");
+  top->SetAttribute("class", prefixed(prefix, "main", suffix).c_str());
+  for (const XMLElement* d = c.root->FirstChildElement("default"); d; d = d->NextSiblingElement("default"))
+    for (const XMLElement* x = d->FirstChildElement(); x; x = x->NextSiblingElement())
+      top->InsertEndChild(x->DeepClone(&s.doc));
+  for (XMLElement* e : elements(top)) {
+    if (e != top && named(e, "default")) e->SetAttribute("class", prefixed(prefix, attr(e, "class"), suffix).c_str());
+    if (strip_angles && inside(e, "default") && !named(e, "default"))
+      for (const char* a : {"euler", "axisangle"}) e->DeleteAttribute(a);
+  }
+  undo_top_level_default(s, top, kinds, at);
+  check_unique_names(s.root, top, at, prefix);
+  XMLElement* main = s.root->FirstChildElement("default");
+  if (!main) main = s.root->InsertFirstChild(s.doc.NewElement("default"))->ToElement();
+  main->InsertEndChild(top);
+}
+
+/// The child's assets, prefixed, into this file's <asset> (all of them, as MuJoCo copies them); a
+/// mesh or material without a class takes the copied top-level class, as it took the child's.
+void copy_assets(MjcfCompat::State& s, const MjcfCompat::State& c, const std::string& prefix, const std::string& suffix,
+                 const std::string& at) {
+  XMLElement* added = s.doc.NewElement("asset");
+  for (const XMLElement* a = c.root->FirstChildElement("asset"); a; a = a->NextSiblingElement("asset"))
+    for (const XMLElement* x = a->FirstChildElement(); x; x = x->NextSiblingElement()) {
+      XMLElement* copy = added->InsertEndChild(x->DeepClone(&s.doc))->ToElement();
+      if (!copy->Attribute("name") && copy->Attribute("file"))
+        copy->SetAttribute("name", fs::path(attr(copy, "file")).stem().string().c_str());
+      if ((named(copy, "mesh") || named(copy, "material")) && !copy->Attribute("class"))
+        copy->SetAttribute("class", "main");
+      for (const char* n : {"name", "class"})
+        if (const char* v = copy->Attribute(n)) copy->SetAttribute(n, prefixed(prefix, v, suffix).c_str());
+    }
+  if (!added->FirstChildElement()) {
+    s.doc.DeleteNode(added);
+    return;
+  }
+  check_unique_names(s.root, added, at, prefix);
+  XMLElement* assets = s.root->FirstChildElement("asset");
+  if (!assets)
+    assets = s.root->InsertAfterChild(s.root->FirstChildElement("default"), added)->ToElement();
+  else {
+    while (XMLElement* x = added->FirstChildElement()) assets->InsertEndChild(x);
+    s.doc.DeleteNode(added);
+  }
+}
+
+/// The copy of what <attach> names, as it goes into this file: body B, or the world's contents in
+/// a frame (body="world": the world as a body named "world").
+XMLElement* copy_of_source(MjcfCompat::State& s, XMLElement* source, const XMLElement* a) {
+  if (!named(source, "worldbody")) return source->DeepClone(&s.doc)->ToElement();
+  XMLElement* copy = s.doc.NewElement(a->Attribute("body") ? "body" : "frame");
+  if (a->Attribute("body")) copy->SetAttribute("name", "world");
+  for (const XMLElement* x = source->FirstChildElement(); x; x = x->NextSiblingElement())
+    copy->InsertEndChild(x->DeepClone(&s.doc));
+  return copy;
+}
+
+void expand_attach(MjcfCompat::State& s, XMLElement* a, const std::map<std::string, ModelAsset>& models,
+                   const std::vector<std::string>& attaching) {
+  const std::string at = where(s.path, a);
+  for (const tinyxml2::XMLAttribute* x = a->FirstAttribute(); x; x = x->Next())
+    if (!std::set<std::string>{"model", "body", "frame", "prefix", kAttachSuffix}.count(x->Name()))
+      fail(at, std::string("<attach ") + x->Name() + "> is not an attribute dynid knows (model, body, frame, prefix)");
+  if (!a->Attribute("model"))
+    fail(at,
+         "<attach> without model (attaching from this same file) is not supported by dynid: attach a <model> asset");
+  if (!a->Attribute("prefix")) fail(at, "<attach> has no prefix (MuJoCo requires one)");
+  if (a->Attribute("body") && a->Attribute("frame")) fail(at, "<attach> names both a body and a frame");
+  const std::string model = attr(a, "model"), prefix = attr(a, "prefix"), suffix = attr(a, kAttachSuffix);
+  const auto m = models.find(model);
+  if (m == models.end()) fail(at, "<attach model=\"" + model + "\">: no <model name=\"" + model + "\"> asset");
+  const std::string file = fs::weakly_canonical(m->second.file).string();
+  if (std::find(attaching.begin(), attaching.end(), file) != attaching.end()) {
+    std::string cycle;
+    for (const std::string& f : attaching) cycle += f + " -> ";
+    fail(at, "<attach model=\"" + model + "\"> makes a cycle: " + cycle + file);
+  }
+  std::vector<std::string> chain = attaching;
+  chain.push_back(file);
+  MjcfCompat::State c;
+  load_model(c, m->second.file.string(), chain);
+  check_compilers_agree(s, c, at);
+  const auto [unit, seq] = angle_conventions(s);
+  const auto [child_unit, child_seq] = angle_conventions(c);
+  XMLElement* source = attach_source(c, a, at);
+  check_attachable(c, source);
+  make_classes_explicit(source);
+  const bool convert = unit != child_unit || seq != child_seq;
+  if (convert) convert_angles(c, source, child_unit, child_seq, unit);
+  XMLElement* copy = copy_of_source(s, source, a);
+  namespace_copy(copy, prefix, suffix);
+  check_unique_names(s.root, copy, at, prefix);
+  std::set<std::string> kinds = {"mesh"};
+  for (XMLElement* e : elements(copy)) kinds.insert(e->Name());
+  copy_defaults(s, c, prefix, suffix, convert, kinds, at);
+  copy_assets(s, c, prefix, suffix, at);
+  a->Parent()->InsertAfterChild(a, copy);
+  remove(a);
+  for (const std::string& w : c.warnings) s.warnings.push_back("attached " + c.path + ": " + w);
+  for (const char* section : {"option", "size"})
+    if (c.root->FirstChildElement(section))
+      s.warnings.push_back("attached " + c.path + ": its <" + section +
+                           "> is not used (MuJoCo keeps the attaching model's)");
+}
+
+void expand_attaches(MjcfCompat::State& s, const fs::path& dir, const std::vector<std::string>& attaching) {
   XMLElement* world = s.root->FirstChildElement("worldbody");
-  for (XMLElement* a : world ? elements_named(world, "attach") : std::vector<XMLElement*>{})
-    fail(where(s.path, a),
-         "<attach> (another model's body, MuJoCo >= 3.2) is not read by dynid: write the attached body into this "
-         "file, or give the file MuJoCo >= 3.2 saves after loading this one (docs/mjcf.md)");
+  const std::vector<XMLElement*> attaches = world ? elements_named(world, "attach") : std::vector<XMLElement*>{};
+  const std::map<std::string, ModelAsset> models = model_assets(s, dir);
+  for (XMLElement* a : attaches) expand_attach(s, a, models, attaching);
+  for (XMLElement* m : elements_named(s.root, "model"))
+    if (inside(m, "asset")) remove(m);
+  if (!attaches.empty())
+    s.warnings.push_back(std::to_string(attaches.size()) +
+                         " <attach> element(s) expanded into the attached models' bodies (names prefixed, their own "
+                         "classes, assets and angle units): MuJoCo 2.2.2 does not know <attach>");
 }
 
 void flatten_frames(MjcfCompat::State& s) {
@@ -560,10 +987,10 @@ void flatten_frames(MjcfCompat::State& s) {
                        "positions and orientations: MuJoCo 2.2.2 does not know <frame>");
 }
 
-}  // namespace
-
-MjcfCompat::MjcfCompat(const std::string& path) : state_(std::make_unique<State>()) {
-  State& s = *state_;
+/// Reads the file at `path` into `s` and applies every edit that comes before the frames are folded
+/// (an attached model goes through this too, in its own State). `attaching`: the files whose
+/// <attach> led here, for cycles.
+void load_model(MjcfCompat::State& s, const std::string& path, std::vector<std::string> attaching) {
   s.path = path;
   load_xml(s.doc, path, "model file");
   s.root = s.doc.RootElement();
@@ -571,17 +998,25 @@ MjcfCompat::MjcfCompat(const std::string& path) : state_(std::make_unique<State>
     fail(path, std::string("root element <") + (s.root ? s.root->Name() : "") + ">, expected <mujoco> (MJCF)");
   s.model_name = s.root->Attribute("model") ? attr(s.root, "model") : fs::path(path).stem().string();
   const fs::path dir = fs::absolute(fs::path(path)).parent_path();
+  if (attaching.empty()) attaching.push_back(fs::weakly_canonical(fs::absolute(fs::path(path))).string());
   inline_includes(s, dir);
   s.inertia_from_geom = compiler_attribute(s.root, "inertiafromgeom").value_or("auto");
   absolute_asset_paths(s, dir);
   drop_unused_sections(s);
   expand_replicates(s);
-  refuse_attach(s);
+  expand_attaches(s, dir, attaching);
   const int childclasses = expand_frame_childclasses(s);
   if (childclasses > 0)
     s.warnings.push_back(std::to_string(childclasses) +
                          " <frame childclass> given to the elements below each frame (as MuJoCo >= 3.1 does) "
                          "before the frames are folded");
+}
+
+}  // namespace
+
+MjcfCompat::MjcfCompat(const std::string& path) : state_(std::make_unique<State>()) {
+  State& s = *state_;
+  load_model(s, path, {});
   translate_actuator_force_range(s);
   drop_unusable_meshes(s);
   flatten_frames(s);

@@ -15,6 +15,7 @@
 #include <tuple>
 
 #include "dynid/dynamics/rnea.hpp"
+#include "dynid/model/mjcf_compat.hpp"
 #include "dynid/model/mjcf_reader.hpp"
 #include "dynid/model/urdf_reader.hpp"
 #include "dynid/model/urdf_writer.hpp"
@@ -284,8 +285,9 @@ std::string pendulum(const std::string& body_extra, const std::string& assets = 
 }
 
 /// Two readings of the same robot: bodies in the same order with the same names, joints, parents,
-/// placements, axes, inertias and limits (to 1e-12).
-void expect_same_bodies(const Model& a, const Model& b) {
+/// placements, axes, inertias (to 1e-12) and limits (equal, or to `limit_tolerance` where one file
+/// gives them in another angle unit).
+void expect_same_bodies(const Model& a, const Model& b, double limit_tolerance = 0.0) {
   ASSERT_EQ(a.bodies.size(), b.bodies.size());
   for (std::size_t i = 1; i < a.bodies.size(); ++i) {
     SCOPED_TRACE(a.bodies[i].name);
@@ -297,8 +299,10 @@ void expect_same_bodies(const Model& a, const Model& b) {
     EXPECT_LT((x.joint_placement.rotation - y.joint_placement.rotation).norm(), 1e-12);
     EXPECT_LT((x.axis - y.axis).norm(), 1e-12);
     EXPECT_LT((x.inertia.to_parameters() - y.inertia.to_parameters()).norm(), 1e-12);
-    EXPECT_EQ(x.limits.lower, y.limits.lower);
-    EXPECT_EQ(x.limits.upper, y.limits.upper);
+    for (const auto& [u, v] : {std::pair{x.limits.lower, y.limits.lower}, std::pair{x.limits.upper, y.limits.upper}})
+      if (u != v) {
+        EXPECT_NEAR(u, v, limit_tolerance);  // equal infinities are equal, not NaN apart
+      }
   }
 }
 
@@ -314,10 +318,12 @@ TEST(MjcfReader, RefusesWhatDynidCannotModelInOneLine) {
   const std::string why = thrown_by([&] { read_mjcf_file(unknown_body); });
   EXPECT_NE(why.find("unknown.xml:2: <body futureattr>"), std::string::npos) << why;
   EXPECT_NE(why.find("may change the tree or the inertias"), std::string::npos) << why;
-  // <attach> (MuJoCo >= 3) brings in another model's bodies: refused, naming file and line.
+  // An <attach> (MuJoCo >= 3.2) of a model the file does not declare: file and line.
   const std::string attach =
       write_mjcf(dir, "attach.xml", pendulum(R"(<attach model="other" body="hand" prefix="h_"/>)"));
-  EXPECT_NE(thrown_by([&] { read_mjcf_file(attach); }).find("attach.xml:2: <attach> (another model's body"),
+  EXPECT_NE(thrown_by([&] {
+              read_mjcf_file(attach);
+            }).find("attach.xml:2: <attach model=\"other\">: no <model name=\"other\"> asset"),
             std::string::npos)
       << thrown_by([&] { read_mjcf_file(attach); });
   // A <replicate> that cannot be expanded: one line naming what.
@@ -541,6 +547,501 @@ TEST(MjcfReader, FrameChildclassReachesWhatTheFrameHolds) {
   EXPECT_EQ(fa.body, fb.body);
   EXPECT_LT((fa.placement.translation - fb.placement.translation).norm(), 1e-12);
   EXPECT_TRUE(has_warning(a.model, "2 <frame childclass> given"));
+}
+
+// <attach> (MuJoCo >= 3.2), expanded by dynid as MuJoCo's source does it (docs/mjcf.md): the model
+// file is parsed on its own (its compiler angle unit and eulerseq, its defaults, its meshdir), the
+// attached body keeps its own pose relative to the attaching body or frame, every name takes the prefix.
+
+/// A binary STL cube of half side `half`, centred on the origin (MuJoCo 2.2.2 reads binary STL).
+void write_cube_stl(const std::string& path, float half) {
+  fs::create_directories(fs::path(path).parent_path());
+  std::ofstream out(path, std::ios::binary);
+  const std::string header(80, ' ');
+  out.write(header.data(), 80);
+  const std::array<std::array<int, 3>, 12> faces = {{{0, 2, 1},
+                                                     {1, 2, 3},
+                                                     {4, 5, 6},
+                                                     {5, 7, 6},
+                                                     {0, 1, 4},
+                                                     {1, 5, 4},
+                                                     {2, 6, 3},
+                                                     {3, 6, 7},
+                                                     {0, 4, 2},
+                                                     {2, 4, 6},
+                                                     {1, 3, 5},
+                                                     {3, 7, 5}}};
+  const std::uint32_t n = faces.size();
+  out.write(reinterpret_cast<const char*>(&n), 4);
+  for (const auto& f : faces) {
+    std::array<float, 12> v{};  // normal (left zero: MuJoCo computes its own), then the three corners
+    for (int k = 0; k < 3; ++k)
+      for (int c = 0; c < 3; ++c) v[3 + 3 * k + c] = (f[k] >> c & 1) ? half : -half;
+    out.write(reinterpret_cast<const char*>(v.data()), sizeof v);
+    const std::uint16_t attribute = 0;
+    out.write(reinterpret_cast<const char*>(&attribute), 2);
+  }
+}
+
+std::string numbers_text(std::initializer_list<double> values) {
+  std::ostringstream out;
+  out.precision(17);
+  for (double v : values) out << (out.tellp() > 0 ? " " : "") << v;
+  return out.str();
+}
+
+std::string quat_text(const Eigen::Quaterniond& q) { return numbers_text({q.w(), q.x(), q.y(), q.z()}); }
+
+Eigen::Quaterniond about(double angle, const Eigen::Vector3d& axis) {
+  return Eigen::Quaterniond(Eigen::AngleAxisd(angle, axis));
+}
+
+// A robot whose two arms are one arm body of another file, attached twice (once inside a frame),
+// against the same robot written by hand in one file. The arm's file differs from the robot's in all
+// that MuJoCo compiles the attached elements with: radians and eulerseq="ZYX" (the robot: degrees,
+// xyz), its own top-level default (geom density 800, mesh scale 0.5) and classes (one with an euler
+// orientation), its own meshdir; the arm body sits in a <frame> of its file (MuJoCo gives the attached
+// body the attaching frame instead, so that frame's pose is not carried). The robot's top-level default
+// (density 500, rgba, geom type box, joint axis and damping) and its body's childclass reach its own
+// geom and not the arms (a sphere and a slide there take MuJoCo's defaults through the arm file's
+// top-level class). Same bodies, joints, limits, inertias and sites; dynid's RNEA, mass matrix and COM of the
+// attached file equal MuJoCo 2.2.2's own on the hand-written one.
+TEST(MjcfReader, AttachedArmEqualsTheArmWrittenByHand) {
+  const std::string dir = scratch_dir("attach_arm");
+  write_cube_stl(dir + "/arm/meshes/cube.stl", 0.125f);
+  write_mjcf(dir + "/arm", "arm.xml", R"(<mujoco model="arm_model">
+  <compiler angle="radian" eulerseq="ZYX" meshdir="meshes"/>
+  <default>
+    <geom density="800"/>
+    <mesh scale="0.5 0.5 0.5"/>
+    <default class="link">
+      <joint axis="0 1 0" range="-1 1" damping="0.5"/>
+      <geom type="capsule" size="0.03"/>
+      <default class="tilted"><geom euler="0.2 0 0"/></default>
+    </default>
+  </default>
+  <asset><mesh name="shell" file="cube.stl"/></asset>
+  <worldbody>
+    <frame pos="5 5 5" euler="1 0 0">
+      <body name="arm" pos="0.1 0 0.2" euler="0.3 0.2 0.1" childclass="link">
+        <joint name="shoulder" ref="0.1"/>
+        <geom fromto="0 0 0 0.3 0 0"/>
+        <geom class="tilted" type="box" size="0.02 0.03 0.05" pos="0.1 0 0"/>
+        <geom class="main" size="0.02" pos="0 0 0.05"/>
+        <body name="forearm" pos="0.3 0 0" axisangle="0 0 1 0.5">
+          <joint name="elbow" range="-2 0.5"/>
+          <joint name="slide" class="main" type="slide" range="0 0.1"/>
+          <geom type="mesh" mesh="shell"/>
+          <site name="tool" pos="0.1 0 0" euler="0 0 0.7"/>
+        </body>
+      </body>
+    </frame>
+    <body name="unused"><geom size="0.1"/></body>
+  </worldbody></mujoco>)");
+  const std::string robot = write_mjcf(dir, "robot.xml", R"(<mujoco model="robot">
+  <compiler angle="degree"/>
+  <default>
+    <geom density="500" rgba="1 0 0 1" type="box"/>
+    <joint damping="3" axis="1 0 0"/>
+    <default class="parentclass"><geom type="box" size="0.1 0.1 0.1"/></default>
+  </default>
+  <asset><model name="arm" file="arm/arm.xml"/></asset>
+  <worldbody>
+    <body name="base" pos="0 0 1" childclass="parentclass"><freejoint name="root"/>
+      <geom/>
+      <frame pos="0.2 0 0" euler="0 0 90">
+        <attach model="arm" body="arm" prefix="left_"/>
+      </frame>
+      <attach model="arm" body="arm" prefix="right_"/>
+    </body>
+  </worldbody></mujoco>)");
+  // By hand, in radians. The arm's euler (0.3, 0.2, 0.1) in ZYX (extrinsic): Rx(0.1) Ry(0.2) Rz(0.3);
+  // the tilted class's euler (0.2, 0, 0): Rz(0.2); the forearm's axisangle: Rz(0.5); the tool's euler
+  // (0, 0, 0.7): Rx(0.7). The left arm in the frame (0.2, 0, 0), Rz(90 deg): at (0.2, 0, 0) + Rz90
+  // (0.1, 0, 0.2) = (0.2, 0.1, 0.2), turned Rz90 times the arm's own.
+  const Eigen::Vector3d X = Eigen::Vector3d::UnitX(), Y = Eigen::Vector3d::UnitY(), Z = Eigen::Vector3d::UnitZ();
+  const Eigen::Quaterniond arm = about(0.1, X) * about(0.2, Y) * about(0.3, Z);
+  const std::string mesh = (fs::path(dir) / "arm" / "meshes" / "cube.stl").string();
+  const auto arm_by_hand = [&](const std::string& p, const std::string& pos, const Eigen::Quaterniond& q) {
+    return R"(
+      <body name=")" +
+           p + R"(arm" pos=")" + pos + R"(" quat=")" + quat_text(q) + R"(">
+        <joint name=")" +
+           p + R"(shoulder" axis="0 1 0" range="-1 1" ref="0.1" damping="0.5"/>
+        <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.03" density="800"/>
+        <geom type="box" size="0.02 0.03 0.05" pos="0.1 0 0" quat=")" +
+           quat_text(about(0.2, Z)) + R"(" density="800"/>
+        <geom type="sphere" size="0.02" pos="0 0 0.05" density="800"/>
+        <body name=")" +
+           p + R"(forearm" pos="0.3 0 0" quat=")" + quat_text(about(0.5, Z)) + R"(">
+          <joint name=")" +
+           p + R"(elbow" axis="0 1 0" range="-2 0.5" damping="0.5"/>
+          <joint name=")" +
+           p + R"(slide" type="slide" axis="0 0 1" range="0 0.1"/>
+          <geom type="mesh" mesh="shell" density="800"/>
+          <site name=")" +
+           p + R"(tool" pos="0.1 0 0" quat=")" + quat_text(about(0.7, X)) + R"("/>
+        </body>
+      </body>)";
+  };
+  const std::string hand = R"(<mujoco model="robot">
+  <compiler angle="radian" autolimits="true"/>
+  <asset><mesh name="shell" file=")" +
+                           mesh + R"(" scale="0.5 0.5 0.5"/></asset>
+  <worldbody>
+    <body name="base" pos="0 0 1"><freejoint name="root"/>
+      <geom type="box" size="0.1 0.1 0.1" density="500"/>)" +
+                           arm_by_hand("left_", "0.2 0.1 0.2", about(M_PI / 2, Z) * arm) +
+                           arm_by_hand("right_", "0.1 0 0.2", arm) + R"(
+    </body>
+  </worldbody></mujoco>)";
+  const std::string by_hand = write_mjcf(dir, "by_hand.xml", hand);
+  const MjcfRead a = read_mjcf_file(robot), b = read_mjcf_file(by_hand);
+  std::vector<std::string> names;
+  for (const Body& body : a.model.bodies) names.push_back(body.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"universe", "base", "left_arm", "left_forearm__left_elbow", "left_forearm",
+                                             "right_arm", "right_forearm__right_elbow", "right_forearm"}));
+  // The limits come through degrees (the robot's unit) and back: equal to a few ulps.
+  expect_same_bodies(a.model, b.model, 1e-15);
+  for (const char* site : {"left_tool", "right_tool"}) {
+    SCOPED_TRACE(site);
+    const Frame& fa = a.model.frames[static_cast<std::size_t>(a.model.frame_index(site))];
+    const Frame& fb = b.model.frames[static_cast<std::size_t>(b.model.frame_index(site))];
+    EXPECT_EQ(fa.body, fb.body);
+    EXPECT_LT((fa.placement.translation - fb.placement.translation).norm(), 1e-12);
+    EXPECT_LT((fa.placement.rotation - fb.placement.rotation).norm(), 1e-12);
+  }
+  // Independent of the hand-written file: the base's box has the robot's density, each arm the arm
+  // file's (capsule and box), the forearm the cube scaled by the arm file's mesh default (side 0.1).
+  EXPECT_NEAR(a.model.bodies[1].inertia.mass, 500.0 * 0.2 * 0.2 * 0.2, 1e-12);
+  const double r = 0.03, arm_mass = 800.0 * (M_PI * r * r * 0.3 + 4.0 / 3.0 * M_PI * r * r * r + 0.04 * 0.06 * 0.1 +
+                                             4.0 / 3.0 * M_PI * 0.02 * 0.02 * 0.02);
+  EXPECT_NEAR(a.model.bodies[2].inertia.mass, arm_mass, 1e-12);
+  EXPECT_NEAR(a.model.bodies[4].inertia.mass, 800.0 * 0.125 * 0.125 * 0.125, 1e-12);
+  EXPECT_NEAR(a.model.bodies[static_cast<std::size_t>(a.model.joint_index("left_elbow"))].limits.lower, -2.0, 1e-15);
+  EXPECT_FALSE(a.model.find_frame("left_unused"));
+  // The joints' damping (dynid's nominal actuator values): the arm file's class, or MuJoCo's 0 for the
+  // slide in the arm file's top-level class, never the robot's top-level 3.
+  ASSERT_EQ(a.actuators.size(), b.actuators.size());
+  for (std::size_t i = 0; i < a.actuators.size(); ++i) {
+    SCOPED_TRACE(a.actuators[i].joint);
+    EXPECT_EQ(a.actuators[i].joint, b.actuators[i].joint);
+    EXPECT_EQ(a.actuators[i].damping.value_or(-1.0), b.actuators[i].damping.value_or(-1.0));
+  }
+  EXPECT_TRUE(has_warning(a.model, "2 <attach> element(s) expanded"));
+  // MuJoCo 2.2.2's own dynamics of the hand-written file.
+  const test::MjModelPtr mj = test::load_mujoco(hand);
+  ASSERT_TRUE(mj);
+  test::MujocoComparison cmp(a.model, mj.get());
+  std::mt19937 rng(21);
+  for (int k = 0; k < 5; ++k) cmp.compare(test::random_state(a.model, rng, 2.0), 1e-12, true);
+}
+
+/// The links (MJCF bodies) of a model by name: body index, placement and own inertia.
+void expect_same_links(const Model& a, const Model& b) {
+  ASSERT_EQ(a.links.size(), b.links.size());
+  for (const LinkRecord& la : a.links) {
+    SCOPED_TRACE(la.name);
+    const auto lb =
+        std::find_if(b.links.begin(), b.links.end(), [&](const LinkRecord& l) { return l.name == la.name; });
+    ASSERT_NE(lb, b.links.end());
+    EXPECT_EQ(la.body, lb->body);
+    EXPECT_LT((la.placement_in_body.translation - lb->placement_in_body.translation).norm(), 1e-12);
+    EXPECT_LT((la.placement_in_body.rotation - lb->placement_in_body.rotation).norm(), 1e-12);
+    EXPECT_LT((la.inertia.to_parameters() - lb->inertia.to_parameters()).norm(), 1e-12);
+  }
+}
+
+// MuJoCo's own <attach> tests (test/xml/xml_native_reader_test.cc, test/user/user_model_test.cc) and
+// their published results, read through dynid.
+TEST(MjcfReader, AttachReproducesMujocosOwnAttachTests) {
+  const std::string dir = scratch_dir("attach_mujoco");
+  // AttachSpecAssets: an <attach> in a <replicate>; the copies' names take the prefix and the
+  // replicate's suffix ("otherbody0"), and the model equals the published expected one. (A hinge in
+  // "parent", in both files, that dynid has a joint to read.)
+  write_mjcf(dir, "xml_child.xml", R"(<mujoco>
+    <worldbody>
+      <body name="body">
+        <geom name="geom" size="1" pos="2 0 0"/>
+      </body>
+    </worldbody>
+  </mujoco>)");
+  const std::string replicated = write_mjcf(dir, "xml_parent.xml", R"(<mujoco>
+    <asset>
+      <model name="child" file="xml_child.xml"/>
+    </asset>
+    <worldbody>
+      <body name="parent"><joint name="hinge"/>
+        <geom name="geom" size="2"/>
+        <replicate count="2" offset="0 0 1">
+          <attach model="child" body="body" prefix="other"/>
+        </replicate>
+      </body>
+    </worldbody>
+  </mujoco>)");
+  const std::string expected = write_mjcf(dir, "xml_expected.xml", R"(<mujoco>
+    <worldbody>
+      <body name="parent"><joint name="hinge"/>
+        <geom name="geom" size="2"/>
+        <body name="otherbody0">
+          <geom name="othergeom0" size="1" pos="2 0 0"/>
+        </body>
+        <body name="otherbody1" pos="0 0 1">
+          <geom name="othergeom1" size="1" pos="2 0 0"/>
+        </body>
+      </body>
+    </worldbody>
+  </mujoco>)");
+  expect_same_links(read_mjcf_file(replicated).model, read_mjcf_file(expected).model);
+  const std::string compat = MjcfCompat(replicated).xml();
+  for (const char* name : {"otherbody0", "othergeom0", "otherbody1", "othergeom1"})
+    EXPECT_NE(compat.find(std::string("name=\"") + name + "\""), std::string::npos) << name;
+
+  // LookupCompilerOptionWithoutSpecCopy: the child's joint range in radians, the parent's in degrees,
+  // both +-pi (MuJoCo's test: 1e-5).
+  write_mjcf(dir, "child.xml", R"(<mujoco>
+    <compiler angle="radian"/>
+    <worldbody>
+      <body name="child">
+        <geom type="box" size="1 1 1"/>
+        <joint name="child_joint" range="-3.1415926 3.1415926"/>
+      </body>
+    </worldbody>
+  </mujoco>)");
+  const std::string units = write_mjcf(dir, "parent.xml", R"(<mujoco>
+    <asset>
+      <model name="child" file="child.xml"/>
+    </asset>
+    <worldbody>
+      <body name="parent">
+        <geom type="box" size="1 1 1"/>
+        <joint name="parent_joint" range="-180 180"/>
+        <attach model="child" body="child" prefix="child_"/>
+      </body>
+    </worldbody>
+  </mujoco>)");
+  const Model u = read_mjcf_file(units).model;
+  ASSERT_EQ(u.nv, 2);
+  for (const char* joint : {"parent_joint", "child_child_joint"}) {
+    SCOPED_TRACE(joint);
+    const Body& body = u.bodies[static_cast<std::size_t>(u.joint_index(joint))];
+    EXPECT_NEAR(body.limits.lower, -3.14159, 1e-5);
+    EXPECT_NEAR(body.limits.upper, 3.14159, 1e-5);
+  }
+  EXPECT_NEAR(u.bodies[static_cast<std::size_t>(u.joint_index("child_child_joint"))].limits.upper, 3.1415926, 1e-15);
+
+  // NestedMeshDir: a grandparent attaches a parent that attaches a child, each with its own meshdir
+  // and a mesh named "m"; each mesh is read from its own file's meshdir. The cubes differ here (half
+  // sides 1, 0.5, 0.25) so that a mesh read from the wrong directory shows in the masses (and the
+  // parent's body has a hinge, that dynid has a joint to read).
+  write_cube_stl(dir + "/nested/child_meshdir/child_mesh.stl", 1.0f);
+  write_cube_stl(dir + "/nested/parent_meshdir/parent_mesh.stl", 0.5f);
+  write_cube_stl(dir + "/nested/grandparent_meshdir/grandparent_mesh.stl", 0.25f);
+  write_mjcf(dir + "/nested", "child.xml", R"(<mujoco>
+    <compiler meshdir="child_meshdir"/>
+    <asset>
+      <mesh name="m" file="child_mesh.stl"/>
+    </asset>
+    <worldbody>
+      <body name="child">
+        <geom type="mesh" mesh="m"/>
+      </body>
+    </worldbody>
+  </mujoco>)");
+  write_mjcf(dir + "/nested", "parent.xml", R"(<mujoco>
+    <compiler meshdir="parent_meshdir"/>
+    <asset>
+      <mesh name="m" file="parent_mesh.stl"/>
+      <model name="child" file="child.xml"/>
+    </asset>
+    <worldbody>
+      <body name="parent"><joint name="j"/>
+        <geom type="mesh" mesh="m"/>
+        <attach model="child" body="child" prefix="child_"/>
+      </body>
+    </worldbody>
+  </mujoco>)");
+  const std::string grandparent = write_mjcf(dir + "/nested", "grandparent.xml", R"(<mujoco>
+    <compiler meshdir="grandparent_meshdir"/>
+    <asset>
+      <mesh name="m" file="grandparent_mesh.stl"/>
+      <model name="parent" file="parent.xml"/>
+    </asset>
+    <worldbody>
+      <geom type="mesh" mesh="m"/>
+      <attach model="parent" body="parent" prefix="parent_"/>
+    </worldbody>
+  </mujoco>)");
+  const Model g = read_mjcf_file(grandparent).model;
+  std::map<std::string, double> link_mass;
+  for (const LinkRecord& l : g.links) link_mass[l.name] = l.inertia.mass;
+  EXPECT_NEAR(link_mass["parent_parent"], 1000.0 * 1.0, 1e-9);
+  EXPECT_NEAR(link_mass["parent_child_child"], 1000.0 * 8.0, 1e-9);
+  const std::string nested = MjcfCompat(grandparent).xml();
+  for (const char* mesh : {"name=\"m\"", "name=\"parent_m\"", "name=\"parent_child_m\""})
+    EXPECT_NE(nested.find(mesh), std::string::npos) << mesh;
+
+  // ResizeKeyframeAfterParsing: body="world" attaches the child's world body itself, as a body named
+  // prefix + "world" holding the child's bodies.
+  write_mjcf(dir + "/world", "child.xml", R"(<mujoco>
+    <worldbody>
+      <body name="body">
+        <joint name="joint"/>
+        <geom size="1"/>
+      </body>
+    </worldbody>
+  </mujoco>)");
+  const std::string world = write_mjcf(dir + "/world", "parent.xml", R"(<mujoco>
+    <asset>
+      <model name="child" file="child.xml"/>
+    </asset>
+    <worldbody>
+      <attach model="child" body="world" prefix="child_"/>
+      <body name="body">
+        <joint name="joint"/>
+        <geom size="1"/>
+      </body>
+    </worldbody>
+  </mujoco>)");
+  const Model w = read_mjcf_file(world).model;
+  std::vector<std::string> joints;
+  for (const LinkRecord& l : w.links)
+    if (!l.parent_joint.empty()) joints.push_back(l.parent_link + ">" + l.parent_joint + ">" + l.name);
+  EXPECT_EQ(joints, (std::vector<std::string>{"child_world>child_joint>child_body", "world>joint>body"}));
+}
+
+// Attachment without body or frame (the child's world contents in a frame at the attaching point),
+// frame="F" (the frame and what it holds), and an attached model that attaches a third one: the same
+// bodies, joints and inertias as the robot written by hand.
+TEST(MjcfReader, AttachWholeWorldFramesAndNestedModels) {
+  const std::string dir = scratch_dir("attach_world");
+  write_mjcf(dir + "/parts", "finger.xml", R"(<mujoco model="finger">
+  <worldbody>
+    <body name="tip" pos="0 0 0.05"><joint name="bend" axis="1 0 0" range="0 90"/>
+      <geom type="box" size="0.01 0.01 0.02" mass="0.05"/></body>
+  </worldbody></mujoco>)");
+  write_mjcf(dir + "/parts", "hand.xml", R"(<mujoco model="hand">
+  <asset><model file="finger.xml"/></asset>
+  <worldbody>
+    <geom name="plate" type="box" size="0.05 0.05 0.01" mass="0.3"/>
+    <body name="palm" pos="0 0 0.1"><joint name="wrist" axis="0 0 1"/>
+      <geom type="sphere" size="0.03" mass="0.2"/>
+      <frame name="fingers" pos="0.02 0 0.02" euler="0 0 90">
+        <attach model="finger" body="tip" prefix="f1_"/>
+        <site name="mark"/>
+      </frame>
+    </body>
+  </worldbody></mujoco>)");
+  const std::string robot = write_mjcf(dir, "robot.xml", R"(<mujoco model="r">
+  <asset><model name="hand" file="parts/hand.xml"/></asset>
+  <worldbody>
+    <body name="arm" pos="0 0 1"><joint name="lift" type="slide" axis="0 0 1"/>
+      <geom type="capsule" fromto="0 0 0 0 0 0.3" size="0.02" mass="1"/>
+      <attach model="hand" prefix="h_"/>
+      <body name="other" pos="0.3 0 0"><joint name="spin" axis="0 0 1"/>
+        <geom size="0.05" mass="0.5"/>
+        <attach model="hand" frame="fingers" prefix="g_"/>
+      </body>
+    </body>
+  </worldbody></mujoco>)");
+  // By hand: h_'s plate is a geom of the arm (the child's world geoms go to the attaching body); the
+  // finger sits in the frame at (0.02, 0, 0.02), Rz(90 deg): its tip at (0.02, 0, 0.07) turned
+  // Rz90. g_ brings the frame alone (the finger and the site) into "other".
+  const std::string rz90 = quat_text(about(M_PI / 2, Eigen::Vector3d::UnitZ()));
+  const std::string finger = R"(<body name="PREFIXf1_tip" pos="0.02 0 0.07" quat=")" + rz90 +
+                             R"("><joint name="PREFIXf1_bend" axis="1 0 0" range="0 90"/>
+        <geom type="box" size="0.01 0.01 0.02" mass="0.05"/></body>
+        <site name="PREFIXmark" pos="0.02 0 0.02" quat=")" +
+                             rz90 + R"("/>)";
+  const std::string hand = R"(<mujoco model="r">
+  <compiler autolimits="true"/>
+  <worldbody>
+    <body name="arm" pos="0 0 1"><joint name="lift" type="slide" axis="0 0 1"/>
+      <geom type="capsule" fromto="0 0 0 0 0 0.3" size="0.02" mass="1"/>
+      <geom name="h_plate" type="box" size="0.05 0.05 0.01" mass="0.3"/>
+      <body name="h_palm" pos="0 0 0.1"><joint name="h_wrist" axis="0 0 1"/>
+        <geom type="sphere" size="0.03" mass="0.2"/>
+        )" + std::regex_replace(finger, std::regex("PREFIX"), "h_") +
+                           R"(
+      </body>
+      <body name="other" pos="0.3 0 0"><joint name="spin" axis="0 0 1"/>
+        <geom size="0.05" mass="0.5"/>
+        )" + std::regex_replace(finger, std::regex("PREFIX"), "g_") +
+                           R"(
+      </body>
+    </body>
+  </worldbody></mujoco>)";
+  const MjcfRead a = read_mjcf_file(robot), b = read_mjcf_file(write_mjcf(dir, "by_hand.xml", hand));
+  expect_same_bodies(a.model, b.model);
+  for (const char* site : {"h_mark", "g_mark"}) {
+    SCOPED_TRACE(site);
+    const Frame& fa = a.model.frames[static_cast<std::size_t>(a.model.frame_index(site))];
+    const Frame& fb = b.model.frames[static_cast<std::size_t>(b.model.frame_index(site))];
+    EXPECT_EQ(fa.body, fb.body);
+    EXPECT_LT((fa.placement.translation - fb.placement.translation).norm(), 1e-12);
+  }
+  EXPECT_NEAR(a.model.total_mass(), 1.0 + 0.3 + 0.2 + 0.05 + 0.5 + 0.05, 1e-12);
+}
+
+// What the expansion cannot carry, or MuJoCo refuses: one line naming the file and line of the
+// <attach> (or of what is wrong in the attached file).
+TEST(MjcfReader, AttachRefusesInOneLine) {
+  const std::string dir = scratch_dir("attach_refuse");
+  write_mjcf(dir, "arm.xml", R"(<mujoco model="arm">
+  <worldbody><body name="arm"><joint name="j"/><geom size="0.1" mass="1"/></body></worldbody></mujoco>)");
+  const auto parent = [&](const std::string& name, const std::string& model_assets, const std::string& body_extra) {
+    return write_mjcf(dir, name, pendulum(body_extra, "<asset>" + model_assets + "</asset>"));
+  };
+  const std::string arm_asset = R"(<model name="arm" file="arm.xml"/>)";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {parent("no_file.xml", R"(<model name="arm" file="absent.xml"/>)", ""),
+       "no_file.xml:4: <model> file " + (fs::path(dir) / "absent.xml").string() + " does not exist"},
+      {parent("no_body.xml", arm_asset, R"(<attach model="arm" body="hand" prefix="a_"/>)"),
+       "no_body.xml:2: <attach body=\"hand\">: no body named 'hand' in " + (fs::path(dir) / "arm.xml").string()},
+      {parent("no_prefix.xml", arm_asset, R"(<attach model="arm" body="arm"/>)"),
+       "no_prefix.xml:2: <attach> has no prefix"},
+      {parent("self.xml", arm_asset, R"(<attach body="link" prefix="a_"/>)"),
+       "self.xml:2: <attach> without model (attaching from this same file) is not supported"},
+      // MuJoCo's RepeatedPrefix: the same prefix twice gives the same names.
+      {parent("twice.xml", arm_asset,
+              R"(<attach model="arm" body="arm" prefix="a_"/><attach model="arm" body="arm" prefix="a_"/>)"),
+       "twice.xml:2: <attach prefix=\"a_\">: the attached body 'a_arm' has the name of one already in this model"},
+      {parent("clash.xml", arm_asset, R"(<attach model="arm" body="arm" prefix="sw"/>)"),
+       "clash.xml:2: <attach prefix=\"sw\">: the attached joint 'swj'"},
+  };
+  // A joint named like the attached one ("sw" + "j" = "swj") in the attaching file.
+  const std::string clash =
+      std::regex_replace(file_text(dir + "/clash.xml"), std::regex("name=\"swing\""), "name=\"swj\"");
+  std::ofstream(dir + "/clash.xml") << clash;
+  std::vector<std::pair<std::string, std::string>> all = cases;
+  // A cycle: a attaches b, which attaches a.
+  write_mjcf(dir, "b.xml", R"(<mujoco><asset><model name="a" file="a.xml"/></asset>
+  <worldbody><body name="b"><attach model="a" body="a" prefix="x_"/></body></worldbody></mujoco>)");
+  all.emplace_back(write_mjcf(dir, "a.xml", R"(<mujoco><asset><model name="b" file="b.xml"/></asset>
+  <worldbody><body name="a"><attach model="b" body="b" prefix="y_"/></body></worldbody></mujoco>)"),
+                   "b.xml:2: <attach model=\"a\"> makes a cycle: " + (fs::path(dir) / "a.xml").string() + " -> " +
+                       (fs::path(dir) / "b.xml").string() + " -> " + (fs::path(dir) / "a.xml").string());
+  // A child compiled with another inertiafromgeom: MuJoCo applies it to the attached bodies.
+  write_mjcf(dir, "fromgeom.xml", R"(<mujoco><compiler inertiafromgeom="true"/>
+  <worldbody><body name="arm"><joint name="j"/><geom size="0.1" mass="1"/></body></worldbody></mujoco>)");
+  all.emplace_back(parent("inertia.xml", R"(<model name="g" file="fromgeom.xml"/>)",
+                          R"(<attach model="g" body="arm" prefix="g_"/>)"),
+                   "inertia.xml:2: <compiler inertiafromgeom=\"true\"> of " +
+                       (fs::path(dir) / "fromgeom.xml").string() + " differs from this file's (\"auto\")");
+  // This file's top-level default gives geoms a mass: MuJoCo does not give it to the attached geoms,
+  // and there is no MuJoCo value of "mass" to write instead.
+  all.emplace_back(
+      write_mjcf(dir, "mass.xml",
+                 std::regex_replace(
+                     pendulum(R"(<attach model="arm" body="arm" prefix="a_"/>)", "<asset>" + arm_asset + "</asset>"),
+                     std::regex("<worldbody>"), R"(<default><geom mass="2"/></default><worldbody>)")),
+      "mass.xml:2: this file's top-level <default> sets <geom mass>");
+  for (const auto& [file, message] : all) {
+    SCOPED_TRACE(file);
+    const std::string why = thrown_by([&] { read_mjcf_file(file); });
+    EXPECT_NE(why.find(message), std::string::npos) << why;
+    EXPECT_EQ(why.find('\n'), std::string::npos) << why;
+  }
 }
 
 TEST(MjcfReader, MissingMeshesAreErrorsOnlyWhereAnInertiaNeedsThem) {
