@@ -13,6 +13,13 @@
 //    without `limited` limits the joint);
 //  - <replicate> (MuJoCo >= 3.1.5) is expanded into its copies, each in a <frame> (names suffixed
 //    as MuJoCo does);
+//  - <attach> (MuJoCo >= 3.2) is expanded: the attached model file is read on its own (same edits,
+//    its own mesh directory, its own attachments; a cycle is an error) and the named body (frame, or
+//    world contents) copied in at the <attach>, its own pose relative to the attaching body or frame,
+//    names and references prefixed, the child's classes copied under a prefixed top-level class and
+//    named on every copied element (this file's defaults undone for them: MuJoCo applies defaults
+//    when it parses the child), its angles converted to this file's unit and eulerseq; a child
+//    compiled with another inertiafromgeom, inertia bounds or autolimits is refused (docs/mjcf.md);
 //  - <frame> (MuJoCo >= 3.1) is folded into its children's own poses, innermost first, its
 //    childclass made explicit on what it reaches (nested frames folded first; a frame holding
 //    anything else than bodies, geoms, sites, cameras and lights is refused);
@@ -22,7 +29,7 @@
 //  - then, driven by MuJoCo's own complaints (resolve()): an attribute or keyword 2.2.2 does not
 //    know is dropped with a warning when it cannot change the tree or the inertias (on a joint,
 //    site, camera, light, option, material, default actuator, ... or on a geom/mesh that no inertia
-//    comes from); anything else (<attach>, flex and composite, an unknown attribute of a body,
+//    comes from); anything else (flex and composite, an unknown attribute of a body,
 //    inertial or mass-carrying geom) is refused with one line naming it.
 
 #include <map>
