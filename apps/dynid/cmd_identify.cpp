@@ -122,6 +122,10 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
                   "theorem says (the demo's; better with a clean data path such as --parallel-filter, worse where "
                   "the data bias masses or COMs: docs/identification.md)")
       ->check(CLI::IsMember({"com", "origin"}));
+  cmd->add_flag("--keep-at-cad", o.keep_at_cad,
+                "With --prior auto: the base parameters the motion does not determine (\"kept at CAD\", the data "
+                "took at most 25 % of their prior variance) are set to their CAD values, and the rest re-estimated "
+                "given them (docs/identification.md, \"Keeping at CAD\")");
   cmd->add_option("--weighting", o.weighting,
                   "Row weights: sensors (their noise) | residual (each equation also by its own residual, Gautier)")
       ->check(CLI::IsMember({"sensors", "residual"}));
@@ -274,6 +278,8 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
         if (used != args->prior.size())
           throw std::invalid_argument("--prior: 'auto' or a weight, not '" + args->prior + "'");
         opts.prior = weight;
+        if (opts.keep_at_cad)
+          throw std::invalid_argument("--keep-at-cad needs the CAD prior (--prior auto), not --prior " + args->prior);
       }
       if (args->gear_backlash == "sidecar") {
         opts.gear_backlash_from_sidecar = true;

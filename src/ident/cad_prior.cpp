@@ -284,4 +284,45 @@ DeterminationCounts count_determination(const VectorX& determination) {
   return c;
 }
 
+std::vector<Eigen::Index> keep_undetermined_at_prior(CadPriorFit& fit, const std::vector<InformationBlock>& blocks,
+                                                     const MatrixX& prior_information, const VectorX& x0,
+                                                     const InformationBlock& exact, Eigen::Index first,
+                                                     double threshold) {
+  const VectorX d = determination(fit);
+  const Eigen::Index p = fit.x.size();
+  std::vector<Eigen::Index> held, free;
+  for (Eigen::Index i = 0; i < p; ++i)
+    (i >= first && std::isfinite(fit.prior_variance[i]) && d[i] <= threshold ? held : free).push_back(i);
+  if (held.empty()) return held;
+  // The posterior's information A and its right-hand side b: A x = b at the unconditional estimate.
+  MatrixX A = prior_information;
+  VectorX b = prior_information * x0;
+  for (const InformationBlock& block : blocks) {
+    A += block.H / fit.data_scale;
+    b += block.g / fit.data_scale;
+  }
+  if (exact.H.size() > 0) {
+    A += exact.H;
+    b += exact.g;
+  }
+  // x_F = A_FF^-1 (b_F - A_FK x0_K), x_K = x0_K.
+  const auto nf = static_cast<Eigen::Index>(free.size()), nk = static_cast<Eigen::Index>(held.size());
+  MatrixX A_ff(nf, nf), A_fk(nf, nk);
+  VectorX rhs(nf), x0_k(nk);
+  for (Eigen::Index k = 0; k < nk; ++k) x0_k[k] = x0[held[static_cast<std::size_t>(k)]];
+  for (Eigen::Index r = 0; r < nf; ++r) {
+    const Eigen::Index i = free[static_cast<std::size_t>(r)];
+    rhs[r] = b[i];
+    for (Eigen::Index c = 0; c < nf; ++c) A_ff(r, c) = A(i, free[static_cast<std::size_t>(c)]);
+    for (Eigen::Index c = 0; c < nk; ++c) A_fk(r, c) = A(i, held[static_cast<std::size_t>(c)]);
+  }
+  if (nf > 0) {
+    const Eigen::LDLT<MatrixX> conditional(A_ff);
+    const VectorX x_f = conditional.solve(rhs - A_fk * x0_k);
+    for (Eigen::Index r = 0; r < nf; ++r) fit.x[free[static_cast<std::size_t>(r)]] = x_f[r];
+  }
+  for (Eigen::Index k = 0; k < nk; ++k) fit.x[held[static_cast<std::size_t>(k)]] = x0_k[k];
+  return held;
+}
+
 }  // namespace dynid

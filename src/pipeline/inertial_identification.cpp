@@ -1297,6 +1297,9 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
       e.cad_scales = p.cad_scales;
       e.prior_information = p.prior_information;
     }
+    if (o.keep_at_cad)
+      e.kept_at_cad = keep_undetermined_at_prior(*e.cad_prior, information, e.prior_information, p.prior_mean, weighed,
+                                                 p.num_offsets);
     const double c = e.cad_prior->data_scale;
     // The factor of data / c plus the prior, for the stages that work on (R, z): the consistent
     // fit, the offsets, the standard deviations of two-phase mode.
@@ -1304,14 +1307,25 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
     const VectorX z = ls.factor_rhs();
     const MatrixX U = information_rows(e.prior_information);
     const bool has_weighed = weighed.H.size() > 0;
-    MatrixX stacked(2 * np + (has_weighed ? 1 : 0), np);
+    const auto num_kept = static_cast<Eigen::Index>(e.kept_at_cad.size());
+    MatrixX stacked(2 * np + (has_weighed ? 1 : 0) + num_kept, np);
     VectorX rhs(stacked.rows());
+    // A parameter kept at CAD holds there in the stages after this one (the consistent fit): a row
+    // 1e4 times its posterior standard deviation's inverse.
+    MatrixX keep = MatrixX::Zero(num_kept, np);
+    VectorX keep_rhs(num_kept);
+    for (Eigen::Index k = 0; k < num_kept; ++k) {
+      const Eigen::Index i = e.kept_at_cad[static_cast<std::size_t>(k)];
+      const double w = 1e4 / std::sqrt(e.cad_prior->posterior_variance[i]);
+      keep(k, i) = w;
+      keep_rhs[k] = w * p.prior_mean[i];
+    }
     if (has_weighed) {
-      stacked << R / std::sqrt(c), U, p.total_mass_row.transpose() / sd;
-      rhs << z / std::sqrt(c), U * p.prior_mean, o.total_mass_kg / sd;
+      stacked << R / std::sqrt(c), U, p.total_mass_row.transpose() / sd, keep;
+      rhs << z / std::sqrt(c), U * p.prior_mean, o.total_mass_kg / sd, keep_rhs;
     } else {
-      stacked << R / std::sqrt(c), U;
-      rhs << z / std::sqrt(c), U * p.prior_mean;
+      stacked << R / std::sqrt(c), U, keep;
+      rhs << z / std::sqrt(c), U * p.prior_mean, keep_rhs;
     }
     const Eigen::HouseholderQR<MatrixX> qr(stacked);
     const VectorX qtb = qr.householderQ().transpose() * rhs;
@@ -1485,6 +1499,7 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
   r.residual_rms_weighted = sol.residual_rms;
   if (e.cad_prior) {
     r.cad_data_scale = e.cad_prior->data_scale;
+    r.held_at_cad = static_cast<int>(e.kept_at_cad.size());
     r.cad_prior_fractions = e.cad_prior_fractions;
     r.cad_prior_coordinates = p.cad_coordinates;
     r.prior_std = e.cad_prior->prior_variance.tail(nx).cwiseSqrt();
@@ -2053,7 +2068,9 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
                       {"data_scale", r.cad_data_scale ? json(*r.cad_data_scale) : json(nullptr)},
                       {"determined_by_motion", counts.determined},
                       {"kept_at_cad", counts.kept_at_cad},
-                      {"partly", counts.partly}};
+                      {"partly", counts.partly},
+                      {"keep_at_cad", o.keep_at_cad},
+                      {"held_at_cad", r.held_at_cad}};
     if (r.cad_prior_fractions) {
       json learned;
       for (int c = 0; c < kCadParameterClasses; ++c)

@@ -132,5 +132,56 @@ TEST(CadPrior, ClassesTheDataDoNotSeeKeepTheInitialScaleAndADataErrorCannotLoose
   }
 }
 
+TEST(CadPrior, KeepAtCadHoldsWhatTheDataDoNotSeeAndConditionsTheRest) {
+  // Only the masses excited, and a prior in which each body's first moments move with its mass
+  // (correlation 0.5, as a COM-frame prior makes them): unconditionally the unseen first moments
+  // follow the masses the data move; kept at CAD they stay there and the masses are the posterior
+  // conditioned on that, checked here in covariance form (the function uses the information form).
+  const DrawnFromThePrior problem({0.2, 0.05, 0.1, 0.01}, 1.0, 5, true);
+  const Eigen::Index n = DrawnFromThePrior::n;
+  const VectorX sd = 0.3 * problem.unit_scales;
+  MatrixX S = sd.array().square().matrix().asDiagonal();
+  for (Eigen::Index b = 0; b < DrawnFromThePrior::bodies; ++b)
+    for (Eigen::Index j = 1; j <= 3; ++j)
+      S(10 * b, 10 * b + j) = S(10 * b + j, 10 * b) = 0.5 * sd[10 * b] * sd[10 * b + j];
+  const MatrixX P = S.ldlt().solve(MatrixX::Identity(n, n));
+  const CadPriorFit unconditional = fit_with_cad_prior(problem.blocks, P, problem.pi_nominal);
+  CadPriorFit kept = unconditional;
+  const std::vector<Eigen::Index> held = keep_undetermined_at_prior(kept, problem.blocks, P, problem.pi_nominal);
+
+  // Held: every unknown but the masses (the data see nothing else).
+  ASSERT_EQ(held.size(), static_cast<std::size_t>(n - DrawnFromThePrior::bodies));
+  std::vector<bool> is_held(static_cast<std::size_t>(n), false);
+  for (Eigen::Index i : held) {
+    EXPECT_NE(cad_parameter_class(i), CadParameterClass::Mass) << i;
+    is_held[static_cast<std::size_t>(i)] = true;
+  }
+  double moved = 0.0;
+  for (Eigen::Index i : held) {
+    moved = std::max(moved, std::abs(unconditional.x[i] - problem.pi_nominal[i]) / sd[i]);
+    EXPECT_EQ(kept.x[i], problem.pi_nominal[i]) << i;
+  }
+  EXPECT_GT(moved, 0.1);  // without keeping, the unseen first moments moved with the masses
+
+  // The free unknowns: x_F + S_FK S_KK^-1 (x0_K - x_K) with S the unconditional posterior covariance.
+  std::vector<Eigen::Index> free;
+  for (Eigen::Index i = 0; i < n; ++i)
+    if (!is_held[static_cast<std::size_t>(i)]) free.push_back(i);
+  const auto nf = static_cast<Eigen::Index>(free.size()), nk = static_cast<Eigen::Index>(held.size());
+  MatrixX S_fk(nf, nk), S_kk(nk, nk);
+  VectorX shift(nk);
+  for (Eigen::Index a = 0; a < nk; ++a) {
+    const Eigen::Index i = held[static_cast<std::size_t>(a)];
+    shift[a] = problem.pi_nominal[i] - unconditional.x[i];
+    for (Eigen::Index b = 0; b < nk; ++b) S_kk(a, b) = unconditional.covariance(i, held[static_cast<std::size_t>(b)]);
+    for (Eigen::Index r = 0; r < nf; ++r) S_fk(r, a) = unconditional.covariance(free[static_cast<std::size_t>(r)], i);
+  }
+  const VectorX conditional = S_fk * S_kk.ldlt().solve(shift);
+  for (Eigen::Index r = 0; r < nf; ++r) {
+    const Eigen::Index i = free[static_cast<std::size_t>(r)];
+    EXPECT_NEAR(kept.x[i], unconditional.x[i] + conditional[r], 1e-9 * sd[i]) << i;
+  }
+}
+
 }  // namespace
 }  // namespace dynid

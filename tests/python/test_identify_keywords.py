@@ -99,6 +99,28 @@ def test_parallel_filter_and_prior_frame_as_the_command(arm, tmp_path):
         dynid.identify_inertial("arm7", str(arm), sensors="joints", parallel_filter=-1.0)
 
 
+def test_keep_at_cad_holds_the_kept_parameters_as_the_command_does(arm, tmp_path):
+    """keep_at_cad (--keep-at-cad): every base parameter marked "kept at CAD" has its CAD value, the
+    same as the command's, and a prior weight instead of the CAD prior is refused by the argument."""
+    kw = dict(sensors="joints", parallel_filter=2.0, prior_frame="com", truth=str(arm / "truth.urdf"))
+    result = dynid.identify_inertial("arm7", str(arm), keep_at_cad=True, out=str(tmp_path / "py"), **kw)
+    run_cli("identify", "inertial", "arm7", arm, "--sensors", "joints", "--parallel-filter", "2", "--prior-frame",
+            "com", "--truth", arm / "truth.urdf", "--keep-at-cad", "--quiet", "--out", tmp_path / "cli")
+    rows = json.loads((tmp_path / "py" / "base_parameters.json").read_text())
+    cli_rows = json.loads((tmp_path / "cli" / "base_parameters.json").read_text())
+    kept = [r for r in rows if r["status"] == "kept at CAD"]
+    assert result.summary["cad_prior"]["keep_at_cad"] is True
+    assert len(kept) == result.summary["cad_prior"]["kept_at_cad"] > 0
+    assert all(r["value"] == pytest.approx(r["nominal"], rel=1e-6, abs=1e-9) for r in kept)
+    assert [r["value"] for r in rows] == pytest.approx([r["value"] for r in cli_rows], rel=1e-9, abs=1e-12)
+    plain = dynid.identify_inertial("arm7", str(arm), **kw)
+    assert plain.summary["cad_prior"]["keep_at_cad"] is False
+    assert any(abs(r - n) > 1e-9 for r, n, s in zip(plain.base_values, [k["nominal"] for k in rows],
+                                                     [k["status"] for k in rows]) if s == "kept at CAD")
+    with pytest.raises(ValueError, match="keep_at_cad"):
+        dynid.identify_inertial("arm7", str(arm), sensors="joints", prior=0.0, keep_at_cad=True)
+
+
 def test_torque_gain_std_counts_the_gains_in_the_standard_deviations_as_the_command_does(arm, tmp_path):
     """torque_gain_std (--torque-gain-std): the same values, larger standard deviations, each
     base parameter's share from the gains in base_parameters.json, as the command writes them."""

@@ -162,4 +162,17 @@ struct DeterminationCounts {
 };
 DeterminationCounts count_determination(const VectorX& determination);
 
+/// "Kept at CAD" taken literally (`--keep-at-cad`): the unknowns with a prior whose determination
+/// is at most `threshold` are set to their prior mean x0, and the others re-estimated given them
+/// (the posterior's conditional mean, with the data's scale c of `fit`). Without it such an unknown
+/// still moves with the ones the data see, through the prior's correlations (in the COM frame a
+/// body's inertia about its joint follows its mass and COM), by amounts the data cannot check.
+/// The variances are left as they were: a held unknown keeps its marginal posterior variance,
+/// nearly its prior's. Only unknowns from index `first` on are candidates (the inertial ones after
+/// the sensor offsets). Returns the held unknowns' indices (ascending).
+std::vector<Eigen::Index> keep_undetermined_at_prior(CadPriorFit& fit, const std::vector<InformationBlock>& blocks,
+                                                     const MatrixX& prior_information, const VectorX& x0,
+                                                     const InformationBlock& exact = {}, Eigen::Index first = 0,
+                                                     double threshold = 0.25);
+
 }  // namespace dynid

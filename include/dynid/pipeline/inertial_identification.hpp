@@ -78,6 +78,10 @@ struct InertialIdentificationOptions {
   /// demo's: better where the data path is clean, worse where it biases masses or COMs,
   /// docs/identification.md, "Why the COM frame").
   CadPriorCoordinates cad_prior_coordinates = CadPriorCoordinates::Origin;
+  /// With the CAD prior: the base parameters it marks "kept at CAD" (determination <= 0.25) are set
+  /// to their CAD values and the rest re-estimated given them (`--keep-at-cad`,
+  /// keep_undetermined_at_prior in ident/cad_prior.hpp).
+  bool keep_at_cad = false;
   /// Length of the contiguous blocks of training samples whose scores estimate the data's weight [s].
   double cad_prior_block_s = 0.5;
   /// Row weights: "sensors" (1 / sigma^2 of the measured forces' noise) or "residual" (those, each
@@ -363,6 +367,7 @@ struct InertialIdentificationResult {
   /// standard deviation and how much of its prior variance the data removed (0 kept at CAD .. 1
   /// determined by the motion).
   std::optional<double> cad_data_scale;
+  int held_at_cad = 0;  ///< base parameters set to their CAD value (options.keep_at_cad)
   /// The training equations' residual against what their sensors' noise alone would leave.
   UnexplainedResidual unexplained;
   /// With a learned CAD prior scale: the fraction of each class (ident/cad_prior.hpp).
@@ -481,6 +486,7 @@ struct InertialEstimate {
   long rows = 0;
   std::vector<EquationGroupScale> weighting_scales;  ///< with residual weighting
   std::optional<CadPriorFit> cad_prior;              ///< with the CAD prior
+  std::vector<Eigen::Index> kept_at_cad;             ///< unknowns set to their CAD value (keep_at_cad)
   /// The CAD prior used: the problem's, or the one with its scale learned from the data.
   VectorX cad_scales;
   MatrixX prior_information;
