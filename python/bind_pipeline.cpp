@@ -105,8 +105,8 @@ InertialIdentificationOptions identification_options(
     py::handle cutoff, bool align_time, bool align_drift, bool align_kinematics_only,
     const std::string& validate_clocks, const std::map<std::string, std::string>& friction_joints,
     const std::string& validation_window, py::handle parallel_filter, const std::string& prior_frame, bool keep_at_cad,
-    bool ft_calibration, py::handle total_mass, double gear_windup, const GearStiffnessArg& gear_stiffness,
-    const GearBacklashArg& gear_backlash) {
+    double keep_below, bool ft_calibration, py::handle total_mass, double gear_windup,
+    const GearStiffnessArg& gear_stiffness, const GearBacklashArg& gear_backlash) {
   // The checks the command line's option parser makes before the library sees the values.
   if (source != "sensors" && source != "mocap" && source != "truth")
     throw py::value_error("source: 'sensors', 'mocap' or 'truth', not '" + source + "'");
@@ -160,6 +160,9 @@ InertialIdentificationOptions identification_options(
   if (has_parallel_filter) o.parallel_filter.cutoff_hz = parallel_filter_hz;
   o.cad_prior_coordinates = prior_frame == "com" ? CadPriorCoordinates::Com : CadPriorCoordinates::Origin;
   o.keep_at_cad = keep_at_cad;
+  if (!(keep_below >= 0.0 && keep_below <= 0.99)) throw py::value_error("keep_below: a determination in [0, 0.99]");
+  if (keep_below != 0.25 && !keep_at_cad) throw py::value_error("keep_below: goes with keep_at_cad=True");
+  o.keep_below = keep_below;
   if (keep_at_cad && o.prior)
     throw py::value_error("keep_at_cad: needs the CAD prior (prior=None), not a prior weight");
   o.ft_calibration = ft_calibration;
@@ -251,7 +254,8 @@ align_kinematics_only (with align_time: no refinement, as --align-kinematics-onl
 align_time: each stream's clock drift too, as --align-drift), parallel_filter [Hz] (Gautier's parallel filter, as --parallel-filter),
 prior_frame ("origin" | "com", as --prior-frame; the demo's: cutoff=20, parallel_filter=3,
 prior_frame="com", consistent=True, gear_backlash=0.1), keep_at_cad (the base parameters the motion does not
-determine set to their CAD values, the rest re-estimated given them, as --keep-at-cad), ft_calibration (each F/T sensor's calibration with the model, as
+determine set to their CAD values, the rest re-estimated given them, as --keep-at-cad; keep_below: the
+determination at or below which they are held, as --keep-below), ft_calibration (each F/T sensor's calibration with the model, as
 --ft-calibration), total_mass [kg] (None, or the robot weighed on a scale, as --total-mass),
 gear_windup [deg] (every gear's twist at its joint's effort limit, as --gear-windup), gear_stiffness
 ({joint: N m/rad}, as --gear-stiffness JOINT=K, or "sidecar": each sidecar actuator's
@@ -426,16 +430,16 @@ torque joints and their measured / nominal / identified torques (samples x joint
          const std::string& friction, bool armature, py::handle cutoff, bool align_time, bool align_drift,
          bool align_kinematics_only, const std::string& validate_clocks,
          const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
-         py::handle parallel_filter, const std::string& prior_frame, bool keep_at_cad, bool ft_calibration,
-         py::handle total_mass, double gear_windup, const GearStiffnessArg& gear_stiffness,
+         py::handle parallel_filter, const std::string& prior_frame, bool keep_at_cad, double keep_below,
+         bool ft_calibration, py::handle total_mass, double gear_windup, const GearStiffnessArg& gear_stiffness,
          const GearBacklashArg& gear_backlash, const std::vector<std::string>& plates, const std::string& plate_layout,
          const std::string& plates_unit, const std::string& up) {
         InertialIdentificationOptions o = identification_options(
             model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
             weighting, torque_offsets, torque_gains, torque_gain_std, fixed_base, friction, armature, cutoff,
             align_time, align_drift, align_kinematics_only, validate_clocks, friction_joints, validation_window,
-            parallel_filter, prior_frame, keep_at_cad, ft_calibration, total_mass, gear_windup, gear_stiffness,
-            gear_backlash);
+            parallel_filter, prior_frame, keep_at_cad, keep_below, ft_calibration, total_mass, gear_windup,
+            gear_stiffness, gear_backlash);
         py::gil_scoped_release release;
         // A lab's C3D or TRC trial where a data set is expected: imported, kept as long as the problem.
         auto imported = std::make_shared<ImportedProblem>(
@@ -455,8 +459,8 @@ torque joints and their measured / nominal / identified torques (samples x joint
       py::arg("align_kinematics_only") = false, py::arg("validate_clocks") = "estimate",
       py::arg("friction_joints") = std::map<std::string, std::string>{}, py::arg("validation_window") = "",
       py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin", py::arg("keep_at_cad") = false,
-      py::arg("ft_calibration") = false, py::arg("total_mass") = py::none(), py::arg("gear_windup") = 0.0,
-      py::arg("gear_stiffness") = GearStiffnessArg(std::map<std::string, double>{}),
+      py::arg("keep_below") = 0.25, py::arg("ft_calibration") = false, py::arg("total_mass") = py::none(),
+      py::arg("gear_windup") = 0.0, py::arg("gear_stiffness") = GearStiffnessArg(std::map<std::string, double>{}),
       py::arg("gear_backlash") = GearBacklashArg(0.0), py::arg("plates") = std::vector<std::string>{},
       py::arg("plate_layout") = "", py::arg("plates_unit") = "", py::arg("up") = "z",
       (std::string("Stage 1 of `dynid identify inertial`: loads and checks everything the estimate needs.\n") +
@@ -559,16 +563,16 @@ torque joints and their measured / nominal / identified torques (samples x joint
          bool fixed_base, const std::string& friction, bool armature, py::handle cutoff, bool align_time,
          bool align_drift, bool align_kinematics_only, const std::string& validate_clocks,
          const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
-         py::handle parallel_filter, const std::string& prior_frame, bool keep_at_cad, bool ft_calibration,
-         py::handle total_mass, double gear_windup, const GearStiffnessArg& gear_stiffness,
+         py::handle parallel_filter, const std::string& prior_frame, bool keep_at_cad, double keep_below,
+         bool ft_calibration, py::handle total_mass, double gear_windup, const GearStiffnessArg& gear_stiffness,
          const GearBacklashArg& gear_backlash, const std::vector<std::string>& plates, const std::string& plate_layout,
          const std::string& plates_unit, const std::string& up) {
         InertialIdentificationOptions o = identification_options(
             model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
             weighting, torque_offsets, torque_gains, torque_gain_std, fixed_base, friction, armature, cutoff,
             align_time, align_drift, align_kinematics_only, validate_clocks, friction_joints, validation_window,
-            parallel_filter, prior_frame, keep_at_cad, ft_calibration, total_mass, gear_windup, gear_stiffness,
-            gear_backlash);
+            parallel_filter, prior_frame, keep_at_cad, keep_below, ft_calibration, total_mass, gear_windup,
+            gear_stiffness, gear_backlash);
         py::gil_scoped_release release;
         // A lab's C3D or TRC trial where a data set is expected: imported for this run.
         const ImportedProblem imported(o.data, o.validate, trial_plate_options(plates, plate_layout, plates_unit, up),
@@ -594,8 +598,8 @@ torque joints and their measured / nominal / identified torques (samples x joint
       py::arg("align_kinematics_only") = false, py::arg("validate_clocks") = "estimate",
       py::arg("friction_joints") = std::map<std::string, std::string>{}, py::arg("validation_window") = "",
       py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin", py::arg("keep_at_cad") = false,
-      py::arg("ft_calibration") = false, py::arg("total_mass") = py::none(), py::arg("gear_windup") = 0.0,
-      py::arg("gear_stiffness") = GearStiffnessArg(std::map<std::string, double>{}),
+      py::arg("keep_below") = 0.25, py::arg("ft_calibration") = false, py::arg("total_mass") = py::none(),
+      py::arg("gear_windup") = 0.0, py::arg("gear_stiffness") = GearStiffnessArg(std::map<std::string, double>{}),
       py::arg("gear_backlash") = GearBacklashArg(0.0), py::arg("plates") = std::vector<std::string>{},
       py::arg("plate_layout") = "", py::arg("plates_unit") = "", py::arg("up") = "z",
       (std::string("All the stages, as `dynid identify inertial MODEL DATA --out OUT` runs them (writes only with "

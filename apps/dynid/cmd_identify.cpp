@@ -126,6 +126,10 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
                 "With --prior auto: the base parameters the motion does not determine (\"kept at CAD\", the data "
                 "took at most 25 % of their prior variance) are set to their CAD values, and the rest re-estimated "
                 "given them (docs/identification.md, \"Keeping at CAD\")");
+  cmd->add_option("--keep-below", o.keep_below,
+                  "With --keep-at-cad: hold the base parameters whose determination is at most this (default 0.25, "
+                  "the report's \"kept at CAD\"; 0.5 also holds the less determined half of \"partly determined\")")
+      ->check(CLI::Range(0.0, 0.99));
   cmd->add_option("--weighting", o.weighting,
                   "Row weights: sensors (their noise) | residual (each equation also by its own residual, Gautier)")
       ->check(CLI::IsMember({"sensors", "residual"}));
@@ -281,6 +285,8 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
         if (opts.keep_at_cad)
           throw std::invalid_argument("--keep-at-cad needs the CAD prior (--prior auto), not --prior " + args->prior);
       }
+      if (opts.keep_below != 0.25 && !opts.keep_at_cad)
+        throw std::invalid_argument("--keep-below goes with --keep-at-cad");
       if (args->gear_backlash == "sidecar") {
         opts.gear_backlash_from_sidecar = true;
       } else if (!args->gear_backlash.empty()) {

@@ -383,9 +383,10 @@ void write_identification_report(const InertialIdentificationResult& r, const st
         " are partly determined. The data were weighted as " + number(r.cad_data_scale.value_or(1.0), "%.3g") +
         " times their sensors' noise variance, from the spread of the equations' scores over blocks of the motion. " +
         learned_prior_sentence(r) +
-        (r.held_at_cad > 0 ? "The " + std::to_string(r.held_at_cad) +
-                                 " kept at CAD have CAD's values exactly and the rest were estimated given them "
-                                 "(--keep-at-cad); their standard deviations are nearly the prior's. "
+        (r.held_at_cad > 0 ? "The " + std::to_string(r.held_at_cad) + " with a determination of at most " +
+                                 number(r.held_below, "%.2g") +
+                                 " have CAD's values exactly and the rest were estimated given them "
+                                 "(--keep-at-cad); their standard deviations are those before, nearly the prior's. "
                            : std::string()) +
         "To determine more, excite the motion that changes the parameters kept at CAD (dynid excite).");
     BarPlot d = single_series("Determination of each base parameter (0: kept at CAD, 1: determined by the motion)",

@@ -1299,7 +1299,7 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
     }
     if (o.keep_at_cad)
       e.kept_at_cad = keep_undetermined_at_prior(*e.cad_prior, information, e.prior_information, p.prior_mean, weighed,
-                                                 p.num_offsets);
+                                                 p.num_offsets, o.keep_below);
     const double c = e.cad_prior->data_scale;
     // The factor of data / c plus the prior, for the stages that work on (R, z): the consistent
     // fit, the offsets, the standard deviations of two-phase mode.
@@ -1500,6 +1500,7 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
   if (e.cad_prior) {
     r.cad_data_scale = e.cad_prior->data_scale;
     r.held_at_cad = static_cast<int>(e.kept_at_cad.size());
+    r.held_below = o.keep_below;
     r.cad_prior_fractions = e.cad_prior_fractions;
     r.cad_prior_coordinates = p.cad_coordinates;
     r.prior_std = e.cad_prior->prior_variance.tail(nx).cwiseSqrt();
@@ -2070,6 +2071,7 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
                       {"kept_at_cad", counts.kept_at_cad},
                       {"partly", counts.partly},
                       {"keep_at_cad", o.keep_at_cad},
+                      {"keep_below", o.keep_at_cad ? json(o.keep_below) : json(nullptr)},
                       {"held_at_cad", r.held_at_cad}};
     if (r.cad_prior_fractions) {
       json learned;

@@ -76,6 +76,7 @@ TEST(CliIdentify, SimulateThenIdentifyWritesTheDocumentedOutputs) {
            {"--sensors contact --source truth --time-offset ft=0.1", "--time-offset applies to the sensor path"},
            {"--sensors contact --ft-calibration --prior 0", "--ft-calibration needs the CAD prior"},
            {"--sensors contact --keep-at-cad --prior 0", "--keep-at-cad needs the CAD prior"},
+           {"--sensors contact --keep-below 0.5", "--keep-below goes with --keep-at-cad"},
            {"--sensors contact --total-mass 8 --weighting residual", "--total-mass with --weighting residual"},
            {"--sensors contact --gear-stiffness l_knee", "expected JOINT=N_M_PER_RAD"},
            {"--sensors contact --gear-stiffness l_knee=1500 --gear-stiffness l_knee=900", "'l_knee' given twice"},

@@ -119,6 +119,16 @@ def test_keep_at_cad_holds_the_kept_parameters_as_the_command_does(arm, tmp_path
                                                      [k["status"] for k in rows]) if s == "kept at CAD")
     with pytest.raises(ValueError, match="keep_at_cad"):
         dynid.identify_inertial("arm7", str(arm), sensors="joints", prior=0.0, keep_at_cad=True)
+    # keep_below (--keep-below): a higher determination holds at least as many, each at CAD's value.
+    more = dynid.identify_inertial("arm7", str(arm), keep_at_cad=True, keep_below=0.6, out=str(tmp_path / "py6"), **kw)
+    assert more.summary["cad_prior"]["keep_below"] == 0.6
+    assert more.summary["cad_prior"]["held_at_cad"] >= result.summary["cad_prior"]["held_at_cad"]
+    rows6 = json.loads((tmp_path / "py6" / "base_parameters.json").read_text())
+    held = [r for r in rows6 if r["determination"] <= 0.6]
+    assert len(held) == more.summary["cad_prior"]["held_at_cad"]
+    assert all(r["value"] == pytest.approx(r["nominal"], rel=1e-6, abs=1e-9) for r in held)
+    with pytest.raises(ValueError, match="keep_below"):
+        dynid.identify_inertial("arm7", str(arm), sensors="joints", keep_below=0.5)
 
 
 def test_torque_gain_std_counts_the_gains_in_the_standard_deviations_as_the_command_does(arm, tmp_path):

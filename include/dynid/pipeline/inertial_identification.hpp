@@ -82,6 +82,9 @@ struct InertialIdentificationOptions {
   /// to their CAD values and the rest re-estimated given them (`--keep-at-cad`,
   /// keep_undetermined_at_prior in ident/cad_prior.hpp).
   bool keep_at_cad = false;
+  /// With keep_at_cad: the determination at or below which a base parameter is held (`--keep-below`;
+  /// 0.25 is what the report calls "kept at CAD").
+  double keep_below = 0.25;
   /// Length of the contiguous blocks of training samples whose scores estimate the data's weight [s].
   double cad_prior_block_s = 0.5;
   /// Row weights: "sensors" (1 / sigma^2 of the measured forces' noise) or "residual" (those, each
@@ -367,7 +370,8 @@ struct InertialIdentificationResult {
   /// standard deviation and how much of its prior variance the data removed (0 kept at CAD .. 1
   /// determined by the motion).
   std::optional<double> cad_data_scale;
-  int held_at_cad = 0;  ///< base parameters set to their CAD value (options.keep_at_cad)
+  int held_at_cad = 0;       ///< base parameters set to their CAD value (options.keep_at_cad)
+  double held_below = 0.25;  ///< their determination was at most this (options.keep_below)
   /// The training equations' residual against what their sensors' noise alone would leave.
   UnexplainedResidual unexplained;
   /// With a learned CAD prior scale: the fraction of each class (ident/cad_prior.hpp).
