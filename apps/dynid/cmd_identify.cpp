@@ -124,7 +124,8 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
       ->check(CLI::IsMember({"com", "origin"}));
   cmd->add_flag("--keep-at-cad", o.keep_at_cad,
                 "With --prior auto: the base parameters the motion does not determine (\"kept at CAD\", the data "
-                "took at most 25 % of their prior variance) are set to their CAD values, and the rest re-estimated "
+                "took at most 25 % of their prior variance, or --keep-below's share) are set to their CAD values, and "
+                "the rest re-estimated "
                 "given them (docs/identification.md, \"Keeping at CAD\")");
   cmd->add_option("--keep-below", o.keep_below,
                   "With --keep-at-cad: hold the base parameters whose determination is at most this (default 0.25, "
