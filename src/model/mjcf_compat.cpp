@@ -1089,11 +1089,19 @@ bool MjcfCompat::resolve(const std::string& mujoco_error) {
                 "this file (docs/mjcf.md)";
     return false;
   }
-  for (XMLElement* e : carriers) {
-    if (c.kind == Complaint::Element)
-      remove(e);
-    else
-      e->DeleteAttribute(attribute.c_str());
+  if (c.kind == Complaint::Element) {
+    // Only the outermost: an unknown element inside another goes with it (found by fuzzing: deleting
+    // it again touched freed memory). Chosen before anything is deleted.
+    std::vector<XMLElement*> outermost;
+    for (XMLElement* e : carriers) {
+      bool nested = false;
+      for (const XMLNode* p = e->Parent(); p && !nested; p = p->Parent())
+        nested = std::find(carriers.begin(), carriers.end(), p) != carriers.end();
+      if (!nested) outermost.push_back(e);
+    }
+    for (XMLElement* e : outermost) remove(e);
+  } else {
+    for (XMLElement* e : carriers) e->DeleteAttribute(attribute.c_str());
   }
   s.warnings.push_back(what + " dropped (" + std::to_string(carriers.size()) +
                        (carriers.size() == 1 ? " place" : " places") +

@@ -1079,6 +1079,19 @@ TEST(MjcfReader, IncludesAreInlinedAndTheFileIsNotModified) {
   EXPECT_EQ(file_text(main), main_text);
 }
 
+TEST(MjcfReader, UnknownElementsNestedInEachOtherAreDroppedOnce) {
+  // Found by the mjcf fuzz harness (tests/fixtures/fuzz/mjcf/): an element MuJoCo 2.2.2 does not know,
+  // inside another of the same name, was deleted with its parent and then again (a crash).
+  const std::string path = write_mjcf(scratch_dir("nested_unknown"), "nested.xml", R"(<mujoco model="nested">
+    <default><tosition kp="100"><tosition kp="50"/></tosition></default>
+    <worldbody><body name="b" pos="0 0 1"><freejoint/><geom type="sphere" size="0.1"/></body></worldbody></mujoco>)");
+  const auto r = read_mjcf_file(path);
+  EXPECT_NEAR(r.model.bodies[1].inertia.mass, 1000.0 * 4.0 / 3.0 * 3.14159265358979323846 * 1e-3, 1e-9);
+  bool named = false;
+  for (const std::string& w : r.model.warnings) named = named || w.find("<tosition> dropped (2 places)") == 0;
+  EXPECT_TRUE(named);
+}
+
 TEST(MjcfReader, ForcedBaseKinds) {
   // A fixed-base arm made floating, and a floating robot welded where it stands.
   const std::string dir = scratch_dir("base");
