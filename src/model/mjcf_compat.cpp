@@ -1045,7 +1045,7 @@ bool MjcfCompat::resolve(const std::string& mujoco_error) {
   std::string attribute = c.word;
   for (XMLElement* e : elements_named(s.root, c.element)) {
     if (c.kind == Complaint::Attribute && e->Attribute(c.word.c_str())) carriers.push_back(e);
-    if (c.kind == Complaint::Element) carriers.push_back(e);
+    if (c.kind == Complaint::Element && e != s.root) carriers.push_back(e);  // the root is MuJoCo's own
     if (c.kind == Complaint::Keyword)
       for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next())
         if (a->Value() == c.word) {
@@ -1063,7 +1063,11 @@ bool MjcfCompat::resolve(const std::string& mujoco_error) {
   if (c.kind == Complaint::Element) {
     static const std::set<std::string> tree = {"frame", "replicate", "attach", "flexcomp", "flex",     "model",
                                                "body",  "joint",     "geom",   "inertial", "composite"};
-    safe = !tree.count(c.element);
+    // Nor one that holds any of those (found by fuzzing: a <mujoco> nested in the model, with a
+    // worldbody and bodies of its own).
+    safe = !tree.count(c.element) && std::none_of(carriers.begin(), carriers.end(), [&](XMLElement* e) {
+      return std::any_of(tree.begin(), tree.end(), [&](const std::string& t) { return !elements_named(e, t).empty(); });
+    });
   } else if (c.element == "compiler") {
     safe = attribute == "alignfree" || attribute == "saveinertial" || attribute == "usethread";
   } else if (c.element == "geom") {

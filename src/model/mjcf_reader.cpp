@@ -28,6 +28,10 @@ ModelPtr compile(const std::string& xml, std::string& error) {
   mjVFS vfs;
   mj_defaultVFS(&vfs);
   const char* name = "dynid_model.xml";
+  if (xml.empty()) {  // MuJoCo's virtual file system ends the process on an empty file
+    error = "empty model text";
+    return nullptr;
+  }
   if (mj_makeEmptyFileVFS(&vfs, name, static_cast<int>(xml.size())) != 0) {
     mj_deleteVFS(&vfs);
     error = "MuJoCo's virtual file system refused the model text";
@@ -288,7 +292,13 @@ MjcfRead read_mjcf_file(const std::string& path, const UrdfReadOptions& options)
   std::string error;
   ModelPtr m;
   for (int attempt = 0; attempt < 200; ++attempt) {
-    m = compile(compat.xml(), error);
+    const std::string text = compat.xml();
+    // Each resolve drops what MuJoCo refused; when that was the whole model, MuJoCo would be handed
+    // an empty file, which its own error handler answers by ending the process.
+    if (text.find('<') == std::string::npos)
+      fail(path, "MuJoCo 2.2.2 cannot compile it: " +
+                     (error.empty() ? std::string("no model element") : error.substr(0, error.find('\n'))));
+    m = compile(text, error);
     if (m) break;
     if (!compat.resolve(error)) throw std::runtime_error(compat.refusal());
   }

@@ -1092,6 +1092,32 @@ TEST(MjcfReader, UnknownElementsNestedInEachOtherAreDroppedOnce) {
   EXPECT_TRUE(named);
 }
 
+TEST(MjcfReader, AMujocoElementNestedInTheModelIsRefusedNotTakenForTheRoot) {
+  // Found by the mjcf fuzz harness (tests/fixtures/fuzz/mjcf/nested_mujoco_root.xml): MuJoCo calls a
+  // <mujoco> inside the model an unrecognized element; dynid dropped every element of that name,
+  // the root first, and handed MuJoCo an empty file, which MuJoCo's error handler answers by
+  // ending the process ("Press Enter to exit"). The nested one holds bodies: refused, naming it.
+  const std::string dir = scratch_dir("nested_mujoco");
+  const std::string path = write_mjcf(dir, "nested.xml", R"(<mujoco model="outer">
+    <mujoco model="inner"><worldbody><body name="hidden"><geom size="0.1"/></body></worldbody></mujoco>
+    <worldbody><body name="b" pos="0 0 1"><freejoint/><geom type="sphere" size="0.1"/></body></worldbody></mujoco>)");
+  try {
+    read_mjcf_file(path);
+    FAIL() << "a nested <mujoco> with bodies was read";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("nested.xml:2: <mujoco> is not known"), std::string::npos) << e.what();
+  }
+  // An unknown element without any of the tree's elements in it is still dropped, with a warning.
+  const std::string plain = write_mjcf(dir, "plain.xml", R"(<mujoco model="outer">
+    <mujoco model="inner"><option timestep="0.01"/></mujoco>
+    <worldbody><body name="b" pos="0 0 1"><freejoint/><geom type="sphere" size="0.1"/></body></worldbody></mujoco>)");
+  const auto r = read_mjcf_file(plain);
+  EXPECT_EQ(r.model.bodies[1].name, "b");
+  bool named = false;
+  for (const std::string& w : r.model.warnings) named = named || w.find("<mujoco> dropped") == 0;
+  EXPECT_TRUE(named);
+}
+
 TEST(MjcfReader, ForcedBaseKinds) {
   // A fixed-base arm made floating, and a floating robot welded where it stands.
   const std::string dir = scratch_dir("base");
