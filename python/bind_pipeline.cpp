@@ -105,8 +105,8 @@ InertialIdentificationOptions identification_options(
     py::handle cutoff, bool align_time, bool align_drift, bool align_kinematics_only,
     const std::string& validate_clocks, const std::map<std::string, std::string>& friction_joints,
     const std::string& validation_window, py::handle parallel_filter, const std::string& prior_frame, bool keep_at_cad,
-    double keep_below, bool ft_calibration, py::handle total_mass, double gear_windup,
-    const GearStiffnessArg& gear_stiffness, const GearBacklashArg& gear_backlash) {
+    double keep_below, bool ft_calibration, bool imu_calibration, const std::string& imu_axes, py::handle total_mass,
+    double gear_windup, const GearStiffnessArg& gear_stiffness, const GearBacklashArg& gear_backlash) {
   // The checks the command line's option parser makes before the library sees the values.
   if (source != "sensors" && source != "mocap" && source != "truth")
     throw py::value_error("source: 'sensors', 'mocap' or 'truth', not '" + source + "'");
@@ -166,6 +166,8 @@ InertialIdentificationOptions identification_options(
   if (keep_at_cad && o.prior)
     throw py::value_error("keep_at_cad: needs the CAD prior (prior=None), not a prior weight");
   o.ft_calibration = ft_calibration;
+  o.imu_calibration = imu_calibration;
+  o.imu_axes_from = imu_axes;
   if (!total_mass.is_none()) {
     o.total_mass_kg = total_mass.cast<double>();
     if (!(o.total_mass_kg > 0.0)) throw py::value_error("total_mass: must be a positive mass in kg");
@@ -256,7 +258,9 @@ prior_frame ("origin" | "com", as --prior-frame; the demo's: cutoff=20, parallel
 prior_frame="com", consistent=True, gear_backlash=0.1), keep_at_cad (the base parameters the motion does not
 determine set to their CAD values, the rest re-estimated given them, as --keep-at-cad; keep_below: the
 determination at or below which they are held, as --keep-below), ft_calibration (each F/T sensor's calibration with the model, as
---ft-calibration), total_mass [kg] (None, or the robot weighed on a scale, as --total-mass),
+--ft-calibration), imu_calibration (the base IMU's biases, and its axes where the attitudes allow,
+from the windows where the robot holds still, as --imu-calibration; summary "imu_calibration"; imu_axes: an
+earlier run's summary.json whose axes are used, as --imu-axes), total_mass [kg] (None, or the robot weighed on a scale, as --total-mass),
 gear_windup [deg] (every gear's twist at its joint's effort limit, as --gear-windup), gear_stiffness
 ({joint: N m/rad}, as --gear-stiffness JOINT=K, or "sidecar": each sidecar actuator's
 torsional_stiffness), gear_backlash [deg] (every gear's play as motor-side encoders see it, as
@@ -431,15 +435,16 @@ torque joints and their measured / nominal / identified torques (samples x joint
          bool align_kinematics_only, const std::string& validate_clocks,
          const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
          py::handle parallel_filter, const std::string& prior_frame, bool keep_at_cad, double keep_below,
-         bool ft_calibration, py::handle total_mass, double gear_windup, const GearStiffnessArg& gear_stiffness,
-         const GearBacklashArg& gear_backlash, const std::vector<std::string>& plates, const std::string& plate_layout,
-         const std::string& plates_unit, const std::string& up) {
+         bool ft_calibration, bool imu_calibration, const std::string& imu_axes, py::handle total_mass,
+         double gear_windup, const GearStiffnessArg& gear_stiffness, const GearBacklashArg& gear_backlash,
+         const std::vector<std::string>& plates, const std::string& plate_layout, const std::string& plates_unit,
+         const std::string& up) {
         InertialIdentificationOptions o = identification_options(
             model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
             weighting, torque_offsets, torque_gains, torque_gain_std, fixed_base, friction, armature, cutoff,
             align_time, align_drift, align_kinematics_only, validate_clocks, friction_joints, validation_window,
-            parallel_filter, prior_frame, keep_at_cad, keep_below, ft_calibration, total_mass, gear_windup,
-            gear_stiffness, gear_backlash);
+            parallel_filter, prior_frame, keep_at_cad, keep_below, ft_calibration, imu_calibration, imu_axes,
+            total_mass, gear_windup, gear_stiffness, gear_backlash);
         py::gil_scoped_release release;
         // A lab's C3D or TRC trial where a data set is expected: imported, kept as long as the problem.
         auto imported = std::make_shared<ImportedProblem>(
@@ -459,8 +464,9 @@ torque joints and their measured / nominal / identified torques (samples x joint
       py::arg("align_kinematics_only") = false, py::arg("validate_clocks") = "estimate",
       py::arg("friction_joints") = std::map<std::string, std::string>{}, py::arg("validation_window") = "",
       py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin", py::arg("keep_at_cad") = false,
-      py::arg("keep_below") = 0.25, py::arg("ft_calibration") = false, py::arg("total_mass") = py::none(),
-      py::arg("gear_windup") = 0.0, py::arg("gear_stiffness") = GearStiffnessArg(std::map<std::string, double>{}),
+      py::arg("keep_below") = 0.25, py::arg("ft_calibration") = false, py::arg("imu_calibration") = false,
+      py::arg("imu_axes") = "", py::arg("total_mass") = py::none(), py::arg("gear_windup") = 0.0,
+      py::arg("gear_stiffness") = GearStiffnessArg(std::map<std::string, double>{}),
       py::arg("gear_backlash") = GearBacklashArg(0.0), py::arg("plates") = std::vector<std::string>{},
       py::arg("plate_layout") = "", py::arg("plates_unit") = "", py::arg("up") = "z",
       (std::string("Stage 1 of `dynid identify inertial`: loads and checks everything the estimate needs.\n") +
@@ -564,15 +570,16 @@ torque joints and their measured / nominal / identified torques (samples x joint
          bool align_drift, bool align_kinematics_only, const std::string& validate_clocks,
          const std::map<std::string, std::string>& friction_joints, const std::string& validation_window,
          py::handle parallel_filter, const std::string& prior_frame, bool keep_at_cad, double keep_below,
-         bool ft_calibration, py::handle total_mass, double gear_windup, const GearStiffnessArg& gear_stiffness,
-         const GearBacklashArg& gear_backlash, const std::vector<std::string>& plates, const std::string& plate_layout,
-         const std::string& plates_unit, const std::string& up) {
+         bool ft_calibration, bool imu_calibration, const std::string& imu_axes, py::handle total_mass,
+         double gear_windup, const GearStiffnessArg& gear_stiffness, const GearBacklashArg& gear_backlash,
+         const std::vector<std::string>& plates, const std::string& plate_layout, const std::string& plates_unit,
+         const std::string& up) {
         InertialIdentificationOptions o = identification_options(
             model, data, sensors, source, validate, holdout, truth, locks, lock_upper_body, consistent, prior,
             weighting, torque_offsets, torque_gains, torque_gain_std, fixed_base, friction, armature, cutoff,
             align_time, align_drift, align_kinematics_only, validate_clocks, friction_joints, validation_window,
-            parallel_filter, prior_frame, keep_at_cad, keep_below, ft_calibration, total_mass, gear_windup,
-            gear_stiffness, gear_backlash);
+            parallel_filter, prior_frame, keep_at_cad, keep_below, ft_calibration, imu_calibration, imu_axes,
+            total_mass, gear_windup, gear_stiffness, gear_backlash);
         py::gil_scoped_release release;
         // A lab's C3D or TRC trial where a data set is expected: imported for this run.
         const ImportedProblem imported(o.data, o.validate, trial_plate_options(plates, plate_layout, plates_unit, up),
@@ -598,8 +605,9 @@ torque joints and their measured / nominal / identified torques (samples x joint
       py::arg("align_kinematics_only") = false, py::arg("validate_clocks") = "estimate",
       py::arg("friction_joints") = std::map<std::string, std::string>{}, py::arg("validation_window") = "",
       py::arg("parallel_filter") = py::none(), py::arg("prior_frame") = "origin", py::arg("keep_at_cad") = false,
-      py::arg("keep_below") = 0.25, py::arg("ft_calibration") = false, py::arg("total_mass") = py::none(),
-      py::arg("gear_windup") = 0.0, py::arg("gear_stiffness") = GearStiffnessArg(std::map<std::string, double>{}),
+      py::arg("keep_below") = 0.25, py::arg("ft_calibration") = false, py::arg("imu_calibration") = false,
+      py::arg("imu_axes") = "", py::arg("total_mass") = py::none(), py::arg("gear_windup") = 0.0,
+      py::arg("gear_stiffness") = GearStiffnessArg(std::map<std::string, double>{}),
       py::arg("gear_backlash") = GearBacklashArg(0.0), py::arg("plates") = std::vector<std::string>{},
       py::arg("plate_layout") = "", py::arg("plates_unit") = "", py::arg("up") = "z",
       (std::string("All the stages, as `dynid identify inertial MODEL DATA --out OUT` runs them (writes only with "

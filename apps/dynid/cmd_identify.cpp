@@ -11,7 +11,8 @@
 //   [--friction-joint JOINT=TERMS ...]
 //   [--coulomb-smoothing-velocity RAD_S]
 //   [--fix-mass-com URDF]
-//   [--cutoff HZ] [--no-lowpass] [--velocities differentiated|logged] [--no-imu-bias] [--gyro-noise D]
+//   [--cutoff HZ] [--no-lowpass] [--velocities differentiated|logged] [--imu-calibration [--imu-axes SUMMARY]]
+//   [--no-imu-bias] [--gyro-noise D]
 //   [--accelerometer-noise D] [--imu-noise-from-data] [--parallel-filter HZ] [--parallel-filter-all-rows]
 //   [--time-offset STREAM=S ...]
 //   [--align-time] [--align-kinematics-only] [--align-drift]
@@ -248,6 +249,15 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
                   "Sensor path, fixed base: joint velocities 'differentiated' from the encoders (default) or "
                   "'logged' (the data set's velocities stream, e.g. from dynid import log with dq columns)")
       ->check(CLI::IsMember({"differentiated", "logged"}));
+  cmd->add_flag("--imu-calibration", o.imu_calibration,
+                "Sensor path: estimate the base IMU's sensor axes (its mounting, about a degree off the sidecar "
+                "frame on a real board) and gyro bias from the training data's gyro against the leg kinematics' "
+                "base rate, after any time alignment, and read the IMU on those axes (summary.json "
+                "imu_calibration; docs/identification.md, \"IMU mounting\")");
+  cmd->add_option("--imu-axes", o.imu_axes_from,
+                  "With --imu-calibration: the IMU's axes from the summary.json of an earlier --imu-calibration run "
+                  "whose still poses fixed them (tilted static poses, `simulate --base-tilt`); these data then give "
+                  "the biases only");
   cmd->add_flag("--no-imu-bias", args->no_imu_bias,
                 "Sensor path: keep the IMU readings as they are (no bias removal against leg kinematics)");
   cmd->add_option("--gyro-noise", o.sensor_options.gyro_noise_density,

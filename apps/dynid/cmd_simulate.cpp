@@ -23,6 +23,7 @@ void register_simulate(CLI::App& app, Action& action) {
     unsigned seed = 1;
     double slope = 0.0;
     int poses = 172;
+    double base_tilt = 0.0;
     int steps = 10;
     double speed = 0.2, bus_rate = 125.0;
     bool quiet = false, lock_upper_body = false, fixed_base = false;
@@ -42,6 +43,10 @@ void register_simulate(CLI::App& app, Action& action) {
   cmd->add_option("--noise", args->noise, "none | realistic")->check(CLI::IsMember({"none", "realistic"}));
   cmd->add_option("--slope", args->slope, "Ground inclination [deg] (walk)");
   cmd->add_option("--poses", args->poses, "Number of static poses (static-poses)")->check(CLI::Range(7, 10000));
+  cmd->add_option("--base-tilt", args->base_tilt,
+                  "static-poses: tilt the base in each pose by up to DEG about a random horizontal axis (0: upright, "
+                  "paper 000); the attitudes `identify inertial --imu-calibration` fixes an IMU's mounting from")
+      ->check(CLI::Range(0.0, 20.0));
   cmd->add_option("--steps", args->steps, "Walking steps, the closing step included (walk)")->default_val(10);
   cmd->add_option("--speed", args->speed, "Mean walking speed [m/s] (walk)")->default_val(0.2);
   cmd->add_flag(
@@ -83,6 +88,7 @@ void register_simulate(CLI::App& app, Action& action) {
       options.noise = parse_noise_level(args->noise);
       options.slope_deg = args->slope;
       options.static_pose_count = args->poses;
+      options.static_pose_base_tilt_deg = args->base_tilt;
       options.walk_steps = args->steps;
       options.walk_speed_mps = args->speed;
       options.lock_upper_body = args->lock_upper_body;

@@ -287,6 +287,7 @@ SensorSource::Pass::Pass(const Model& model_in, const RobotSidecar& sidecar_in, 
       imu.emplace(dataset.stream("imu").file, i_names, lowpass(options, dataset.stream("imu").rate_hz));
       gyro = true;
       base_imu = fr.placement;
+      if (options.imu_sensor_axes) base_imu.rotation = fr.placement.rotation * *options.imu_sensor_axes;
     }
   }
   for (std::size_t c = 0; c < nc; ++c) contact_frame.push_back(model.frame_index(sidecar.contacts[c].name));
@@ -632,10 +633,52 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
   Matrix3 sum_gg = Matrix3::Zero();
   long count = 0;
   long a = 0, b = 0;
+  // Still windows: runs of kept samples where every joint and the kinematic base rate are slow.
+  const ImuCalibrationOptions& still = options.still_detection;
+  const Matrix3 frame_in_base =
+      p.accel ? Matrix3(model.frames[static_cast<std::size_t>(model.frame_index(sidecar.imu->name))].placement.rotation)
+              : Matrix3::Identity();
+  std::vector<ImuStillWindow> run;  // one entry per sample of the current still run
+  const auto close_run = [&] {
+    ImuStillWindow w;
+    w.start = run.empty() ? 0.0 : run.front().start + still.trim_s;
+    w.end = run.empty() ? 0.0 : run.back().start - still.trim_s;
+    if (w.end - w.start >= still.min_duration_s) {
+      for (const ImuStillWindow& s : run)
+        if (s.start >= w.start && s.start <= w.end) {
+          ++w.samples;
+          w.gravity_in_frame += s.gravity_in_frame;
+          w.accelerometer += s.accelerometer;
+          w.gyro += s.gyro;
+        }
+      const double n_samples = static_cast<double>(w.samples);
+      w.gravity_in_frame /= n_samples;
+      w.accelerometer /= n_samples;
+      w.gyro /= n_samples;
+      still_windows_.push_back(w);
+    }
+    run.clear();
+  };
   while (p.next_chunk(a, b))
     for (long k = a; k < b; ++k) {
       if (p.kept(k)) ++size_;
       if (!p.gyro) continue;
+      if (p.accel) {
+        const Record& r = p.rec(k);
+        const double joint_speed =
+            p.nj > 0 ? ((p.rec(k + 1).qj - p.rec(k - 1).qj).cwiseAbs().maxCoeff() / (2.0 * p.dt)) : 0.0;
+        if (p.kept(k) && joint_speed < still.max_joint_speed && p.w_kin(k).norm() < still.max_base_rate) {
+          ImuStillWindow s;
+          s.start = r.time;
+          s.gravity_in_frame = frame_in_base.transpose() * r.R.transpose() * (-model.gravity);
+          s.accelerometer = r.accel;
+          s.gyro = r.gyro;
+          run.push_back(s);
+          if (run.back().start - run.front().start >= still.max_window_s) close_run();
+        } else if (!run.empty()) {
+          close_run();
+        }
+      }
       const Vector3 g = p.gyro_rate(k);
       sum_gyro += g - p.w_kin(k);
       ++count;
@@ -647,6 +690,7 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
       const Matrix3 world_R_imu = p.rec(k).R * p.base_imu.rotation;
       sum_acc += p.rec(k).accel - world_R_imu.transpose() * (p.pdd_kin(k) - model.gravity);
     }
+  if (!run.empty()) close_run();
   for (auto* s : {&p.vel, &p.ft, &p.plates, &p.imu, &p.torques})
     if (*s) (*s)->check_rest();
   if (p.vel && p.vel->loaded() != p.n)
@@ -664,6 +708,8 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
       p.accel_bias = (sum_acc - p.base_imu.rotation.transpose() * sum_lever) / N;
     }
   }
+  if (p.gyro && options.imu_gyro_bias) p.gyro_bias = p.base_imu.rotation * *options.imu_gyro_bias;
+  if (p.accel && options.imu_accel_bias) p.accel_bias = *options.imu_accel_bias;
   p.reset();
   const double rate = p.rate;
   description_ =

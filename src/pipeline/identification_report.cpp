@@ -304,6 +304,25 @@ void write_identification_report(const InertialIdentificationResult& r, const st
         }
     report.table(cal);
   }
+  if (r.imu_calibration) {
+    const ImuCalibration& c = *r.imu_calibration;
+    report.heading("IMU calibration from the still windows");
+    const auto vec = [](const Vector3& v, const char* format) {
+      return number(v.x(), format) + ", " + number(v.y(), format) + ", " + number(v.z(), format);
+    };
+    report.paragraph(
+        "Where the robot held still (" + number(static_cast<double>(c.windows.size()), "%.0f") + " window(s), " +
+        number(c.still_seconds, "%.1f") +
+        " s in all: every joint and the leg kinematics' base rate slow), the gyro reads its bias and the "
+        "accelerometer gravity. Gyro bias " +
+        vec(c.gyro_bias_rad_s, "%.2e") + " rad/s, accelerometer bias " + vec(c.accel_bias_m_s2, "%.3f") +
+        " m/s^2 (sensor axes); the fit reads the IMU with these instead of the means against the whole motion's "
+        "kinematics, which take the feet's roll and slip for bias. The sensor's axes: " +
+        c.axes_note +
+        (c.axes_determined ? " (" + number(c.misalignment_deg, "%.2f") + " deg from the sidecar's frame)" : "") +
+        ". Against the nominal leg kinematics: machining tolerances of the legs tilt the base attitude those "
+        "kinematics give by tenths of a degree, and the axes found are the IMU's relative to it.");
+  }
   if (!r.gear_windup.empty()) {
     report.heading("Gear wind-up taken off the encoders");
     report.paragraph(

@@ -685,6 +685,64 @@ std::map<std::string, AppliedStreamClock> stream_clocks(const InertialProblem& p
   return out;
 }
 
+/// `--imu-axes SUMMARY`: the sensor axes an earlier `identify inertial --imu-calibration` took (none
+/// when `path` is empty).
+std::optional<Matrix3> imu_axes_from_summary(const std::string& path) {
+  if (path.empty()) return std::nullopt;
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("--imu-axes " + path + ": cannot read the file");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error("--imu-axes " + path + ": malformed JSON: " + e.what());
+  }
+  const auto* c = j.is_object() && j.contains("imu_calibration") ? &j["imu_calibration"] : nullptr;
+  if (!c || !c->is_object())
+    throw std::runtime_error("--imu-axes " + path +
+                             ": no imu_calibration (the summary.json of an identify inertial --imu-calibration run)");
+  if (!c->value("axes_determined", false))
+    throw std::runtime_error("--imu-axes " + path + ": its still windows did not fix the axes (" +
+                             c->value("axes_note", std::string("no note")) + ")");
+  Matrix3 axes;
+  try {
+    for (int i = 0; i < 3; ++i)
+      for (int k = 0; k < 3; ++k) axes(i, k) = c->at("sensor_axes_in_frame").at(i).at(k).get<double>();
+  } catch (const nlohmann::json::exception&) {
+    throw std::runtime_error("--imu-axes " + path +
+                             ": imu_calibration.sensor_axes_in_frame is not 3 rows of 3 numbers");
+  }
+  if (!axes.allFinite() || (axes.transpose() * axes - Matrix3::Identity()).norm() > 1e-6 || axes.determinant() < 0.0)
+    throw std::runtime_error("--imu-axes " + path + ": imu_calibration.sensor_axes_in_frame is not a rotation");
+  return axes;
+}
+
+/// `--imu-calibration`: the base IMU calibrated from the still windows of `dataset` read on
+/// `clocks`; on `axes` when given (the training data's, for a validation data set).
+ImuCalibration calibrated_imu(const InertialProblem& p, const DatasetInfo& dataset,
+                              const std::map<std::string, AppliedStreamClock>& clocks,
+                              const std::optional<Matrix3>& axes = std::nullopt) {
+  const InertialIdentificationOptions& o = p.options;
+  report_progress(o, 0.02, "IMU calibration on " + dataset.directory);
+  SensorSourceOptions sensor_options = o.sensor_options;
+  for (const auto& [stream, clock] : clocks)
+    if (clock.applied) sensor_options.clocks[stream] = clock.estimate.clock;
+  sensor_options.still_detection = o.imu_calibration_options;
+  if (!p.sidecar().imu || !dataset.has_stream("imu") || !p.model.floating_base)
+    throw std::runtime_error("--imu-calibration: " + dataset.directory + " has no base IMU stream to calibrate");
+  const SensorSource source(p.model, p.sidecar(), dataset, sensor_options, TimeWindow{}, o.locks);
+  if (source.description().find("accelerometer") == std::string::npos)
+    throw std::runtime_error("--imu-calibration: the sensor path reads no gyro and accelerometer of the IMU '" +
+                             p.sidecar().imu->name + "' on the base body in " + dataset.directory);
+  try {
+    return calibrate_imu(source.imu_still_windows(), o.imu_calibration_options, axes);
+  } catch (const std::exception& e) {
+    std::string what = e.what();
+    if (what.rfind("IMU calibration: ", 0) == 0) what = what.substr(17);
+    throw std::runtime_error("--imu-calibration on " + dataset.directory + ": " + what);
+  }
+}
+
 }  // namespace
 
 namespace {
@@ -894,8 +952,30 @@ InertialProblem prepare_inertial_identification(const InertialIdentificationOpti
   if (o.source == "sensors") {
     p.train_clocks = stream_clocks(p, p.train_set);
     p.validation_clocks = validation_reads_training_clocks(o) ? p.train_clocks : stream_clocks(p, p.validation_set);
+    if (!o.imu_axes_from.empty() && !o.imu_calibration)
+      throw std::invalid_argument("--imu-axes goes with --imu-calibration (the axes are read, the biases calibrated)");
+    if (o.imu_calibration) {
+      p.train_imu = calibrated_imu(p, p.train_set, p.train_clocks, imu_axes_from_summary(o.imu_axes_from));
+      // The validation data set's biases from its own still windows (a power cycle draws new ones),
+      // on the training's axes (the mounting is the robot's); a held-out window shares the training's.
+      if (!o.validate.empty()) {
+        const std::optional<Matrix3> axes = p.train_imu->sensor_axes_in_frame;
+        try {
+          p.validation_imu = calibrated_imu(p, p.validation_set, p.validation_clocks, axes);
+        } catch (const std::exception&) {
+          // No still window there: the training's axes, the biases the default way.
+          p.validation_imu = ImuCalibration{};
+          p.validation_imu->sensor_axes_in_frame = p.train_imu->sensor_axes_in_frame;
+          p.validation_imu->axes_note = "no still window: the training's axes, biases against the kinematics";
+        }
+      } else {
+        p.validation_imu = p.train_imu;
+      }
+    }
   } else if (!o.time_offsets.empty()) {
     throw std::invalid_argument("--time-offset applies to the sensor path (--source sensors), not " + o.source);
+  } else if (o.imu_calibration) {
+    throw std::invalid_argument("--imu-calibration applies to the sensor path (--source sensors), not " + o.source);
   }
 
   // Two-phase mode: masses and first moments from a static identification move to the measured side
@@ -1018,6 +1098,13 @@ std::unique_ptr<MotionSource> open_motion_source(const InertialProblem& p, bool 
   for (const auto& [stream, clock] : validation ? p.validation_clocks : p.train_clocks)
     if (clock.applied) o.sensor_options.clocks[stream] = clock.estimate.clock;
   o.sensor_options.gear_windup = validation ? p.validation_gear_windup : p.train_gear_windup;
+  if (const auto& imu = validation ? p.validation_imu : p.train_imu) {
+    o.sensor_options.imu_sensor_axes = imu->sensor_axes_in_frame;
+    if (!imu->windows.empty()) {
+      o.sensor_options.imu_gyro_bias = imu->gyro_bias_rad_s;
+      o.sensor_options.imu_accel_bias = imu->accel_bias_m_s2;
+    }
+  }
   if (whole_recording) return make_source(o, p.model, p.sidecar(), validation ? p.validation_set : p.train_set, {});
   if (!validation && p.train_window_after)
     return std::make_unique<ConcatenatedSource>(
@@ -1495,6 +1582,8 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
   r.parallel_filter = e.parallel_filter;
   r.acceleration_noise = e.acceleration_noise;
   r.time_alignment = p.train_clocks;
+  r.imu_calibration = p.train_imu;
+  r.validation_imu_calibration = !o.validate.empty() ? p.validation_imu : std::nullopt;
   r.weighting_scales = e.weighting_scales;
   r.residual_rms_weighted = sol.residual_rms;
   if (e.cad_prior) {
@@ -2054,6 +2143,31 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
   j["time_alignment"] = clocks_json(r.time_alignment);
   // A separate validation data set's own clocks (its held-out window reads the training's).
   if (!r.validation_time_alignment.empty()) j["validation_time_alignment"] = clocks_json(r.validation_time_alignment);
+  const auto imu_json = [](const ImuCalibration& c) {
+    const auto vec = [](const Vector3& v) { return std::vector<double>{v.x(), v.y(), v.z()}; };
+    nlohmann::json rows = nlohmann::json::array(), windows = nlohmann::json::array();
+    for (int i = 0; i < 3; ++i) rows.push_back(vec(c.sensor_axes_in_frame.row(i).transpose()));
+    for (const ImuStillWindow& w : c.windows) windows.push_back({w.start, w.end});
+    return nlohmann::json{
+        {"still_windows", windows},
+        {"still_seconds", c.still_seconds},
+        {"gyro_bias_rad_s", vec(c.gyro_bias_rad_s)},
+        {"accel_bias_m_s2", vec(c.accel_bias_m_s2)},
+        {"axes_determined", c.axes_determined},
+        {"axes_note", c.axes_note},
+        {"sensor_axes_in_frame", rows},
+        {"misalignment_deg", c.misalignment_deg},
+        {"misalignment_axis", vec(c.misalignment_axis)},
+        {"std_deg", vec(c.std_deg)},
+        {"attitude_spread_deg", c.attitude_spread_deg},
+        {"residual_rms_m_s2", c.residual_rms_m_s2},
+        {"basis",
+         "the windows where the robot holds still (every joint and the kinematic base rate slow): "
+         "mean gyro = bias; mean accelerometer against the kinematic gravity in the IMU's sidecar "
+         "frame = axes (when the windows' attitudes fix them) and bias; biases in the sensor's axes"}};
+  };
+  if (r.imu_calibration) j["imu_calibration"] = imu_json(*r.imu_calibration);
+  if (r.validation_imu_calibration) j["validation_imu_calibration"] = imu_json(*r.validation_imu_calibration);
   j["condition_number"] = r.condition_number;
   j["residual_rms_weighted"] = r.residual_rms_weighted;
   j["unexplained_residual"] = {{"noise_ratio", r.unexplained.noise_ratio},

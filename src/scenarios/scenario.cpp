@@ -248,6 +248,11 @@ void check_scenario(const Robot& robot, const ScenarioOptions& options) {
     throw std::invalid_argument("unknown scenario '" + options.scenario + "' (known: " + list + ")");
   }
   if (options.out_dir.empty()) throw std::invalid_argument("no output directory (--out)");
+  if (options.static_pose_base_tilt_deg != 0.0 && options.scenario != "static-poses")
+    throw std::invalid_argument("--base-tilt tilts the base of static poses (--scenario static-poses), not of '" +
+                                options.scenario + "'");
+  if (!(options.static_pose_base_tilt_deg >= 0.0 && options.static_pose_base_tilt_deg <= 20.0))
+    throw std::invalid_argument("--base-tilt must lie within 0-20 deg");
   if (!options.servo_control.empty() && options.scenario != "walk")
     throw std::invalid_argument("--servo-control is paper 002's walking comparison: it needs --scenario walk, not '" +
                                 options.scenario + "'");

@@ -8,8 +8,9 @@ namespace dynid::scenario_detail {
 void run_static_poses(Run& run) {
   const Model& nominal = run.robot.model;
   run.progress(0.0, "generating " + std::to_string(run.options.static_pose_count) + " static poses (IK)");
-  const std::vector<StaticPose> poses = generate_static_poses(nominal, *run.robot.sidecar, run.scene.plates,
-                                                              run.options.static_pose_count, run.options.seed);
+  const std::vector<StaticPose> poses =
+      generate_static_poses(nominal, *run.robot.sidecar, run.scene.plates, run.options.static_pose_count,
+                            run.options.seed, run.options.static_pose_base_tilt_deg);
   run.start(poses.front().q);
   const VectorX zero_v = VectorX::Zero(nominal.nv);
   const double dt = run.sim->timestep();

@@ -1,5 +1,8 @@
 #include "dynid/scenarios/static_poses.hpp"
 
+#include <Eigen/Geometry>
+#include <cmath>
+#include <numbers>
 #include <stdexcept>
 
 #include "dynid/dynamics/center_of_mass.hpp"
@@ -42,12 +45,15 @@ SE3 sole_on_floor(double x, double y) { return SE3(Matrix3::Identity(), Vector3(
 }  // namespace
 
 std::vector<StaticPose> generate_static_poses(const Model& nominal, const RobotSidecar& sidecar,
-                                              const std::vector<ForcePlateSpec>& plates, int count, unsigned seed) {
+                                              const std::vector<ForcePlateSpec>& plates, int count, unsigned seed,
+                                              double base_tilt_deg) {
   const auto [left, right] = left_right_soles(nominal, sidecar);
   const int left_frame = nominal.frame_index(sidecar.contacts[static_cast<std::size_t>(left)].name);
   const int right_frame = nominal.frame_index(sidecar.contacts[static_cast<std::size_t>(right)].name);
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::mt19937 tilt_rng(seed * 2246822519u + 7u);
+  std::uniform_real_distribution<double> u_tilt(-1.0, 1.0);
 
   // Standing reference: knees slightly bent so the IK is away from the straight-knee singularity.
   VectorX stand = nominal.neutral_configuration();
@@ -163,6 +169,12 @@ std::vector<StaticPose> generate_static_poses(const Model& nominal, const RobotS
         // The standing COM height is kept, minus the crouch.
         problem.com_world = Vector3(com_xy.x(), com_xy.y(), stand_com_height - com_height_drop);
         problem.com_axes_weight = Vector3(10.0, 10.0, com_height_drop > 0.0 ? 1.0 : 0.0);
+        if (base_tilt_deg > 0.0) {
+          const double heading = std::numbers::pi * u_tilt(tilt_rng), angle = base_tilt_deg * u_tilt(tilt_rng);
+          problem.base_orientation_world =
+              Eigen::AngleAxisd(angle * std::numbers::pi / 180.0, Vector3(std::cos(heading), std::sin(heading), 0.0))
+                  .toRotationMatrix();
+        }
         // Start from the standing pose moved so its feet are near the targets.
         q0.segment<3>(nominal.bodies[1].idx_q) = Vector3(com_xy.x(), com_xy.y(), stand_com_height);
         const IkResult ik = solve_whole_body_ik(nominal, problem, q0);

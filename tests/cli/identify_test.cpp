@@ -75,6 +75,7 @@ TEST(CliIdentify, SimulateThenIdentifyWritesTheDocumentedOutputs) {
            {"--sensors contact --friction-joint elbow=viscous", "has no joint 'elbow'"},
            {"--sensors contact --source truth --time-offset ft=0.1", "--time-offset applies to the sensor path"},
            {"--sensors contact --ft-calibration --prior 0", "--ft-calibration needs the CAD prior"},
+           {"--sensors contact --source truth --imu-calibration", "--imu-calibration applies to the sensor path"},
            {"--sensors contact --keep-at-cad --prior 0", "--keep-at-cad needs the CAD prior"},
            {"--sensors contact --keep-below 0.5", "--keep-below goes with --keep-at-cad"},
            {"--sensors contact --total-mass 8 --weighting residual", "--total-mass with --weighting residual"},

@@ -40,10 +40,12 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "dynid/data/dataset_info.hpp"
 #include "dynid/data/gear_windup.hpp"
+#include "dynid/data/imu_still_calibration.hpp"
 #include "dynid/data/truth_source.hpp"
 #include "dynid/ident/motion_sample.hpp"
 #include "dynid/io/stream_clock.hpp"
@@ -99,6 +101,14 @@ struct SensorSourceOptions {
   /// Gear wind-up taken off the low-passed encoders (data/gear_windup.hpp); none when empty. Its
   /// joints must be the model's (not locked ones).
   std::shared_ptr<const GearWindup> gear_windup;
+  /// The base IMU's calibration (data/imu_still_calibration.hpp): its sensor axes in its sidecar
+  /// frame (columns), applied to gyro and accelerometer (none: the sidecar frame's own); its gyro
+  /// and accelerometer biases in the sensor's axes, used instead of the means against the whole
+  /// motion's kinematics (`remove_imu_bias`).
+  std::optional<Matrix3> imu_sensor_axes;
+  std::optional<Vector3> imu_gyro_bias, imu_accel_bias;
+  /// How the first pass finds the windows where the robot holds still (imu_still_windows()).
+  ImuCalibrationOptions still_detection;
 };
 
 class SensorSource : public MotionSource {
@@ -113,6 +123,9 @@ class SensorSource : public MotionSource {
   long size_hint() const override { return size_; }
   std::string description() const override { return description_; }
   ForceNoise noise() const override { return noise_; }
+  /// The windows of the kept samples where the robot held still, with the base IMU's mean readings
+  /// there (data/imu_still_calibration.hpp); empty without a base IMU with gyro and accelerometer.
+  const std::vector<ImuStillWindow>& imu_still_windows() const { return still_windows_; }
 
  private:
   struct Pass;  // the streams being read and the state of a pass over them (sensor_source.cpp)
@@ -122,6 +135,7 @@ class SensorSource : public MotionSource {
   long size_ = 0;
   std::string description_;
   ForceNoise noise_;
+  std::vector<ImuStillWindow> still_windows_;
 };
 
 }  // namespace dynid

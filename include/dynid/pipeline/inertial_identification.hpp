@@ -150,6 +150,18 @@ struct InertialIdentificationOptions {
   /// every stream as stamped; the estimate's own bias (0.1-1.7 ms on the bundled robots,
   /// docs/identification.md) is larger than a shared clock's error.
   bool align_time = false;
+  /// Sensor path: calibrate the base IMU from the windows where the robot holds still
+  /// (data/imu_still_calibration.hpp, `--imu-calibration`): gyro and accelerometer biases from those
+  /// windows instead of the means against the whole motion's kinematics (which absorb the feet's
+  /// roll and slip), and the sensor's axes when the windows' attitudes fix them. The training data
+  /// give the axes; a separate validation data set its own biases on them. Refused when the training
+  /// data never hold still.
+  bool imu_calibration = false;
+  ImuCalibrationOptions imu_calibration_options;
+  /// With `imu_calibration`: the sensor's axes from an earlier run's summary.json (its
+  /// imu_calibration, calibrated on tilted still poses, say) instead of from these data, which then
+  /// give the biases only (`--imu-axes SUMMARY`).
+  std::string imu_axes_from;
   /// With `align_time`: also estimate each stream's clock drift (`--align-drift`; the lags of
   /// windows along the recording, a line through them) and read the stream on that clock. Off by
   /// default: on the bundled walks the windows' lags scatter by about a millisecond with the
@@ -328,6 +340,9 @@ struct InertialIdentificationResult {
     Matrix3 force_std = Matrix3::Zero(), moment_std = Matrix3::Zero();
   };
   std::vector<WrenchCalibration> ft_calibration;
+  /// With `imu_calibration`: the base IMU's calibration as applied, on the training data and on a
+  /// separate validation data set.
+  std::optional<ImuCalibration> imu_calibration, validation_imu_calibration;
   double ft_calibration_prior_std = 0.0;                ///< the prior's standard deviation per entry
   double total_mass_kg = 0.0, total_mass_std_kg = 0.0;  ///< as weighed (0: not given)
   /// With a gear wind-up correction: per corrected joint, its stiffness, where it came from
@@ -421,6 +436,8 @@ struct InertialProblem {
   std::optional<TimeWindow> train_window_after;
   /// Sensor path: the clocks each data set's streams are read on (time alignment).
   std::map<std::string, AppliedStreamClock> train_clocks, validation_clocks;
+  /// Sensor path with `imu_calibration`: the base IMU's calibration each data set is read with.
+  std::optional<ImuCalibration> train_imu, validation_imu;
   /// The CAD prior held as learned by an earlier estimate (its information on the unknowns and the
   /// data's scale c), instead of learned again: while refine_stream_clocks compares fits, so their
   /// costs differ by the data alone (and each costs one solve, not the prior's learning).

@@ -20,6 +20,9 @@ struct ScenarioOptions {
   double slope_deg = 0.0;
   double backlash_rad = 0.0017;  ///< encoder backlash with realistic noise (0.1 deg, harmonic-drive class)
   int static_pose_count = 172;   ///< paper 000
+  /// static-poses: the base tilted in each pose by up to this angle [deg] about a random horizontal
+  /// axis (0: upright, paper 000's poses); for calibrating an IMU's mounting.
+  double static_pose_base_tilt_deg = 0.0;
   int walk_steps = 10;           ///< walk: steps, the closing step included
   double walk_speed_mps = 0.2;   ///< walk: mean forward speed [m/s]
   bool lock_upper_body = false;  ///< walk, excite trunk-bend: joints off the legs welded (no arm swing)

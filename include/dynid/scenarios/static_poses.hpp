@@ -22,8 +22,12 @@ struct StaticPose {
 };
 
 /// `count` poses (paper 000: 172) in the seven categories, seeded. Throws if the IK cannot place
-/// a category's feet (robot without two soles).
+/// a category's feet (robot without two soles). The base is held upright, or with `base_tilt_deg`
+/// > 0 tilted in each pose by an angle uniform within that about a random horizontal axis (the
+/// attitudes an IMU's mounting is calibrated from, data/imu_still_calibration.hpp); the tilts are
+/// drawn from their own generator, so the poses' other draws are those of the upright poses.
 std::vector<StaticPose> generate_static_poses(const Model& nominal, const RobotSidecar& sidecar,
-                                              const std::vector<ForcePlateSpec>& plates, int count, unsigned seed);
+                                              const std::vector<ForcePlateSpec>& plates, int count, unsigned seed,
+                                              double base_tilt_deg = 0.0);
 
 }  // namespace dynid
