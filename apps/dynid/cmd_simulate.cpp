@@ -29,6 +29,7 @@ void register_simulate(CLI::App& app, Action& action) {
     bool quiet = false, lock_upper_body = false, fixed_base = false;
     std::string motion = "paper004";
     double duration = 0.0;
+    double still = 0.0;
     std::string servo_control, actuator_model;
     double servo_kp = 0.0;
     std::string perturb = "none";
@@ -59,6 +60,10 @@ void register_simulate(CLI::App& app, Action& action) {
                   "paper004 | evaluation | trunk-bend | fourier | TRAJ file of dynid excite (excite)");
   cmd->add_option("--duration", args->duration, "Length of the recorded motion [s] (excite; default per motion)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--still", args->still,
+                  "Seconds recorded standing still before the motion (excite, floating base; default 0): what "
+                  "`identify inertial --imu-calibration` takes the IMU's biases from")
+      ->check(CLI::Range(0.0, 600.0));
   cmd->add_option("--servo-control", args->servo_control,
                   "Leg joints on paper 002's servo model: high-gain | low-gain | feed-forward (walk; "
                   "docs/actuators.md)")
@@ -89,6 +94,7 @@ void register_simulate(CLI::App& app, Action& action) {
       options.slope_deg = args->slope;
       options.static_pose_count = args->poses;
       options.static_pose_base_tilt_deg = args->base_tilt;
+      options.still_s = args->still;
       options.walk_steps = args->steps;
       options.walk_speed_mps = args->speed;
       options.lock_upper_body = args->lock_upper_body;

@@ -251,6 +251,12 @@ void check_scenario(const Robot& robot, const ScenarioOptions& options) {
   if (options.static_pose_base_tilt_deg != 0.0 && options.scenario != "static-poses")
     throw std::invalid_argument("--base-tilt tilts the base of static poses (--scenario static-poses), not of '" +
                                 options.scenario + "'");
+  if (options.still_s != 0.0 && !robot.model.floating_base)
+    throw std::invalid_argument("--still: " + robot.model.name +
+                                " has a fixed base, no base IMU to calibrate from a still period");
+  if (options.still_s != 0.0 && options.scenario != "excite")
+    throw std::invalid_argument("--still records a still period before an excite motion (--scenario excite), not '" +
+                                options.scenario + "'");
   if (!(options.static_pose_base_tilt_deg >= 0.0 && options.static_pose_base_tilt_deg <= 20.0))
     throw std::invalid_argument("--base-tilt must lie within 0-20 deg");
   if (!options.servo_control.empty() && options.scenario != "walk")

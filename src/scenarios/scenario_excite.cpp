@@ -450,6 +450,8 @@ Plan plan(Run& run, const Stance& st, const Motion& motion) {
 void check_excite_motion(const Robot& robot, const ScenarioOptions& options) {
   if (!(options.duration_s >= 0.0) || !std::isfinite(options.duration_s))
     throw std::invalid_argument("duration must be a positive number of seconds");
+  if (!(options.still_s >= 0.0 && options.still_s <= 600.0))
+    throw std::invalid_argument("--still must lie within 0-600 s");
   const std::string& name = options.motion;
   if (options.lock_upper_body && name != "trunk-bend")
     throw std::invalid_argument("--lock-upper-body applies to the excite scenario's trunk-bend motion only");
@@ -546,8 +548,25 @@ void run_excite(Run& run) {
   }
   const double ff_scale = measured_weight / std::max(weighings, 1) / (nominal.total_mass() * nominal.gravity.norm());
   VectorX tau(nominal.nv);
+  const double t_record = run.sim->time();
+  run.recorder->restart_clocks(t_record);
+  // Standing still before the motion, recorded (--still): as the settling, the stabilizer on.
+  const int still_steps = static_cast<int>(std::lround(run.options.still_s / dt));
+  const VectorX tau_stand = ff_scale * tau_ff.front();
+  for (int k = 0; k < still_steps && !run.fell; ++k) {
+    run.step(stabilizer.correct(q_ref.front(), zmp_ref.front(), run.measure_balance(both)), zero_v, true, &tau_stand);
+    run.track_motion();
+  }
+  if (still_steps > 0) {
+    Segment still;
+    still.label = "standing still before the motion";
+    still.category = "still";
+    still.start = t_record;
+    still.end = run.sim->time();
+    still.support = "both";
+    run.segments.push_back(still);
+  }
   const double t0 = run.sim->time();
-  run.recorder->restart_clocks(t0);
   const int steps = static_cast<int>(std::lround(motion.duration / dt));
   VectorX qr(nominal.nq), vr(nominal.nv);
   for (int k = 0; k < steps && !run.fell; ++k) {

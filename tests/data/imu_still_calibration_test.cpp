@@ -156,3 +156,41 @@ TEST(ImuStillCalibration, TheAdultHumanoidsTiltedStaticPosesGiveTheSimulatedMoun
 
 }  // namespace
 }  // namespace dynid
+
+namespace dynid {
+namespace {
+
+TEST(ImuStillCalibration, AnExcitationRecordedWithAStillPeriodFindsItAndNothingElse) {
+  // `simulate --still 1.5` before paper 004's excitation (10 s of it): the one still window lies in
+  // the recorded standing, listed as a `still` segment; the excitation moves from its first sample.
+  ScenarioOptions o;
+  o.scenario = "excite";
+  o.motion = "paper004";
+  o.duration_s = 10.0;
+  o.still_s = 1.5;
+  o.seed = 1;
+  o.noise = NoiseLevel::Realistic;
+  o.perturbations = {"imu"};
+  o.out_dir = test::fresh_dir("imu_still_calibration", "excite");
+  const Robot robot = test::bundled_robot("biped16");
+  ASSERT_FALSE(run_scenario(robot, o).fell);
+  const DatasetInfo dataset = read_dataset_info(o.out_dir);
+  ASSERT_FALSE(dataset.segments.empty());
+  const TimeSegment& still = dataset.segments.front();
+  EXPECT_EQ(still.category, "still");
+  EXPECT_NEAR(still.end - still.start, 1.5, 1e-9);
+  const SensorSource source(robot.model, *robot.sidecar, dataset);
+  ASSERT_EQ(source.imu_still_windows().size(), 1u);
+  const ImuStillWindow& w = source.imu_still_windows().front();
+  std::printf("still segment %.3f-%.3f s, window %.3f-%.3f s\n", still.start, still.end, w.start, w.end);
+  EXPECT_GE(w.start, still.start);
+  EXPECT_LE(w.end, still.end);
+  EXPECT_GT(w.end - w.start, 1.0);
+  ScenarioOptions arm = o;
+  arm.out_dir = test::fresh_dir("imu_still_calibration", "arm");
+  arm.motion = "fourier";
+  EXPECT_THROW(run_scenario(test::bundled_robot("arm7"), arm), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace dynid

@@ -31,6 +31,9 @@ struct ScenarioOptions {
   double bus_rate_hz = 125.0;
   std::string motion = "paper004";  ///< excite: paper004 | evaluation | trunk-bend | fourier | a dynid-excitation file
   double duration_s = 0.0;          ///< excite: length of the recorded motion [s]; 0 = the motion's default
+  /// excite (floating base): seconds recorded standing still before the motion (segment category
+  /// `still`), what an IMU's biases are calibrated from (`identify inertial --imu-calibration`); 0: none.
+  double still_s = 0.0;
   /// walk: the leg joints driven by paper 002's servo model under this controller, "high-gain",
   /// "low-gain" or "feed-forward" (docs/actuators.md); empty: the stiff PD servos.
   std::string servo_control;
