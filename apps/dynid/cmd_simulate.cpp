@@ -1,10 +1,11 @@
 // dynid simulate MODEL --scenario NAME --out DIR [--seed N] [--noise none|realistic] [--slope DEG]
 //                [--steps N] [--speed MPS] [--lock-upper-body] [--bus-rate HZ]
-//                [--motion M] [--duration S]
+//                [--motion M] [--duration S] [--still S] [--poses N] [--base-tilt DEG]
 //                [--servo-control high-gain|low-gain|feed-forward [--actuator-model SIDECAR.yaml] [--servo-kp K]]
 //                [--perturb none|all|LIST]
 
 #include <unistd.h>
+#include <cstdio>
 
 #include <iostream>
 
@@ -110,6 +111,18 @@ void register_simulate(CLI::App& app, Action& action) {
       out.commit();
       if (!args->quiet && isatty(STDERR_FILENO)) std::cerr << "\n";
       std::cout << s.summary_json;
+      if (s.fell) {
+        // Said on stderr too: a script reading only the exit status and the terminal learns why.
+        char line[200];
+        std::snprintf(line, sizeof line, "%.2f s", s.duration_s);
+        std::cerr << "dynid: the simulated robot fell (base tilted more than 60 deg) after " << line
+                  << " of simulated time; the data set up to the fall is in " << args->out
+                  << (options.scenario == "excite" && options.duration_s > 0.0
+                          ? " (a short --duration squeezes the motion's parts into less time: faster, harder to "
+                            "balance)"
+                          : "")
+                  << "\n";
+      }
       return s.fell ? 1 : 0;
     };
   });

@@ -334,7 +334,26 @@ TEST(Cli, SimulateWalkRejectsBadOptionsBeforeRunning) {
   expect_one_line_error(run(walk + " --slope 30"), "--slope");
   expect_one_line_error(run(walk + " --steps 0"), "--steps");
   expect_one_line_error(run(walk + " --bus-rate 300"), "field-bus rate");
+  expect_one_line_error(run(walk + " --still 2"), "--still records a still period before an excite motion");
+  expect_one_line_error(run(walk + " --base-tilt 5"), "--base-tilt tilts the base of static poses");
+  expect_one_line_error(run("simulate arm7 --scenario excite --still 2 --out " + out), "has a fixed base");
   EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+TEST(Cli, SimulateSaysOnStderrThatTheRobotFell) {
+  // Paper 004's 60 s motion squeezed into 4 s is too fast for biped16 to balance (seed 1): exit 1,
+  // the summary on stdout, and a line on stderr saying so.
+  const std::string out =
+      (std::filesystem::temp_directory_path() / ("dynid_cli_fell_" + std::to_string(::getpid()))).string();
+  const Result r =
+      run("simulate biped16 --scenario excite --motion paper004 --duration 4 --noise none --quiet --out " + out);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(json::parse(r.out)["fell"].get<bool>());
+  EXPECT_NE(r.err.find("dynid: the simulated robot fell (base tilted more than 60 deg) after"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("a short --duration squeezes"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  std::filesystem::remove_all(out);
 }
 
 }  // namespace
