@@ -208,12 +208,27 @@ void HtmlReport::plot(const LinePlot& plot) {
              points + "\"/>";
       points.clear();
     };
+    // Along a time-like x (never decreasing), a step beyond 5 times the series' median step is a gap
+    // in the recording (static poses recorded only while held, a log's dropout): the line breaks
+    // there rather than bridge it. A path in a plane (x going back and forth) is drawn whole.
+    std::vector<std::size_t> gaps_through(series.x.size(), 0);  // gaps between samples 0 .. i
+    if (series.x.size() > 2 && std::is_sorted(series.x.begin(), series.x.end())) {
+      std::vector<double> steps;
+      for (std::size_t i = 1; i < series.x.size(); ++i) steps.push_back(std::abs(series.x[i] - series.x[i - 1]));
+      std::nth_element(steps.begin(), steps.begin() + static_cast<long>(steps.size() / 2), steps.end());
+      const double limit = 5.0 * steps[steps.size() / 2];
+      for (std::size_t i = 1; i < series.x.size(); ++i)
+        gaps_through[i] = gaps_through[i - 1] + (limit > 0.0 && std::abs(series.x[i] - series.x[i - 1]) > limit);
+    }
+    std::size_t previous = 0;
     for (std::size_t i : keep) {
       if (!std::isfinite(series.y[i]) || !std::isfinite(series.x[i])) {
         flush();
         continue;
       }
+      if (!points.empty() && gaps_through[i] != gaps_through[previous]) flush();
       points += (points.empty() ? "" : " ") + px(to_x(series.x[i])) + "," + px(to_y(series.y[i]));
+      previous = i;
     }
     flush();
   }

@@ -70,6 +70,39 @@ TEST(HtmlReport, PlotCoordinatesFollowTheAxes) {
   EXPECT_NEAR(by, y0, 0.06);
 }
 
+TEST(HtmlReport, ATimeGapBreaksTheLineAlsoAfterDecimation) {
+  // Three held poses recorded 1 s each at 100 Hz with 1.5 s between them (as static poses are): the
+  // line breaks at both gaps; 30,000 samples each are decimated, the gaps still break it; evenly
+  // spaced samples and a single uneven step below 5 x the median stay one line.
+  const auto poses = [](int per_pose) {
+    dynid::PlotSeries s{"held poses", {}, {}};
+    for (int p = 0; p < 3; ++p)
+      for (int k = 0; k < per_pose; ++k) {
+        s.x.push_back(2.5 * p + static_cast<double>(k) / per_pose);
+        s.y.push_back(std::sin(0.01 * k + p));
+      }
+    return s;
+  };
+  for (const int per_pose : {100, 30000}) {
+    HtmlReport report("r");
+    report.plot({"poses", "time [s]", "y", {poses(per_pose)}});
+    tinyxml2::XMLDocument doc;
+    ASSERT_EQ(doc.Parse(report.html().c_str()), tinyxml2::XML_SUCCESS);
+    EXPECT_EQ(elements(doc, "polyline").size(), 3u) << per_pose;
+  }
+  HtmlReport even("r");
+  even.plot({"even", "x", "y", {{"s", {0.0, 1.0, 2.0, 3.0, 4.0, 8.0, 9.0}, {0, 1, 0, 1, 0, 1, 0}}}});
+  tinyxml2::XMLDocument doc;
+  ASSERT_EQ(doc.Parse(even.html().c_str()), tinyxml2::XML_SUCCESS);
+  EXPECT_EQ(elements(doc, "polyline").size(), 1u);
+  // A path in a plane: x goes back, so its jumps are the path's, drawn.
+  HtmlReport path("r");
+  path.plot({"path", "x [m]", "y [m]", {{"s", {0.0, 0.001, 0.002, 0.5, 0.501, 0.0}, {0, 0, 0, 1, 1, 0}}}});
+  tinyxml2::XMLDocument path_doc;
+  ASSERT_EQ(path_doc.Parse(path.html().c_str()), tinyxml2::XML_SUCCESS);
+  EXPECT_EQ(elements(path_doc, "polyline").size(), 1u);
+}
+
 TEST(HtmlReport, DecimationKeepsSpikesAndOrder) {
   std::vector<double> y(100000, 0.0);
   y[12345] = 7.0;

@@ -10,7 +10,9 @@
 
 namespace dynid {
 
-/// One curve of a line plot. Non-finite y values break the line (a gap, e.g. a marker dropout).
+/// One curve of a line plot. Non-finite y values break the line (a gap, e.g. a marker dropout), and
+/// so does, along an x that never decreases, a step beyond 5 times the series' median step (a time
+/// gap in the recording).
 struct PlotSeries {
   std::string label;
   std::vector<double> x, y;
