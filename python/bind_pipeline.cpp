@@ -279,7 +279,8 @@ void bind_pipeline(py::module_& m) {
       "simulate",
       [](const std::string& model, const std::string& scenario, const std::string& out, unsigned seed,
          const std::string& noise, double slope, int poses, int steps, double speed, bool lock_upper_body,
-         double bus_rate, const std::string& motion, double duration, const std::string& perturb) {
+         double bus_rate, const std::string& motion, double duration, const std::string& perturb, double still,
+         double base_tilt) {
         if (poses < 7 || poses > 10000) throw py::value_error("poses: must be in [7, 10000]");
         if (!(duration >= 0.0)) throw py::value_error("duration: must be >= 0");
         const Robot robot = load_robot(model);
@@ -296,6 +297,8 @@ void bind_pipeline(py::module_& m) {
         options.bus_rate_hz = bus_rate;
         options.motion = motion;
         options.duration_s = duration;
+        options.still_s = still;
+        options.static_pose_base_tilt_deg = base_tilt;
         std::string summary;
         {
           py::gil_scoped_release release;
@@ -310,11 +313,13 @@ void bind_pipeline(py::module_& m) {
       py::arg("model"), py::arg("scenario"), py::arg("out"), py::arg("seed") = 1, py::arg("noise") = "realistic",
       py::arg("slope") = 0.0, py::arg("poses") = 172, py::arg("steps") = 10, py::arg("speed") = 0.2,
       py::arg("lock_upper_body") = false, py::arg("bus_rate") = 125.0, py::arg("motion") = "paper004",
-      py::arg("duration") = 0.0, py::arg("perturb") = "none",
+      py::arg("duration") = 0.0, py::arg("perturb") = "none", py::arg("still") = 0.0, py::arg("base_tilt") = 0.0,
       R"(Simulates a scenario on the true robot in MuJoCo and writes a data set into `out`, as
 `dynid simulate MODEL --scenario SCENARIO --out OUT` with the same options (docs/scenarios.md):
 seed, noise ("none" | "realistic"), slope [deg], poses (static-poses), steps, speed [m/s] (walk),
-lock_upper_body, bus_rate [Hz], motion, duration [s] (excite), perturb ("none" | "all" | list).
+lock_upper_body, bus_rate [Hz], motion, duration [s] (excite), perturb ("none" | "all" | list),
+still [s] (excite: standing recorded before the motion, as --still), base_tilt [deg] (static-poses:
+the base tilted in each pose, as --base-tilt).
 Returns the data set's summary.json as a dict (its "fell" tells whether a walk fell; the command
 then exits 1). An existing `out` is replaced only if it holds an earlier output of simulate.)");
 

@@ -166,3 +166,15 @@ def test_gear_backlash_takes_the_play_off_as_the_command_does(arm, tmp_path):
     # "sidecar": each actuator's backlash; the bundled arm's sidecar declares none, which is named.
     with pytest.raises((ValueError, RuntimeError), match="no actuator of .* has a backlash"):
         dynid.identify_inertial("arm7", str(arm), gear_backlash="sidecar", **ARGS)
+
+
+def test_imu_calibration_is_refused_as_the_command_refuses_it(arm, tmp_path):
+    # The arm has a fixed base: no base IMU to calibrate. Python and the command say the same.
+    with pytest.raises((ValueError, RuntimeError)) as e:
+        dynid.identify_inertial("arm7", str(arm), imu_calibration=True, **ARGS)
+    bad = run_cli("identify", "inertial", "arm7", arm, "--sensors", "joints", "--prior", "0", "--imu-calibration",
+                  "--quiet", "--out", tmp_path / "bad", check=False)
+    assert bad.returncode == 1
+    assert str(e.value) in bad.stderr and "--imu-calibration" in str(e.value)
+    with pytest.raises((ValueError, RuntimeError), match="--imu-axes goes with --imu-calibration"):
+        dynid.identify_inertial("arm7", str(arm), imu_axes=str(tmp_path / "summary.json"), **ARGS)

@@ -40,6 +40,11 @@ def test_simulate_from_python_writes_the_commands_data_set(squat, tmp_path):
         dynid.simulate("kid_humanoid", "squat", str(tmp_path / "bad"), noise="loud")
     with pytest.raises((ValueError, RuntimeError), match="bogus"):
         dynid.simulate("kid_humanoid", "bogus", str(tmp_path / "bad"))
+    # The command's refusals for the options of other scenarios, as the command words them.
+    with pytest.raises((ValueError, RuntimeError), match="--still records a still period before an excite motion"):
+        dynid.simulate("kid_humanoid", "squat", str(tmp_path / "bad"), still=2.0)
+    with pytest.raises((ValueError, RuntimeError), match="--base-tilt tilts the base of static poses"):
+        dynid.simulate("kid_humanoid", "squat", str(tmp_path / "bad"), base_tilt=5.0)
 
 
 def test_data_set_streams_equal_a_plain_csv_reader(squat):
