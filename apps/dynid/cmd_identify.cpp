@@ -250,14 +250,15 @@ void register_identify_inertial(CLI::App& identify, Action& action) {
                   "'logged' (the data set's velocities stream, e.g. from dynid import log with dq columns)")
       ->check(CLI::IsMember({"differentiated", "logged"}));
   cmd->add_flag("--imu-calibration", o.imu_calibration,
-                "Sensor path: estimate the base IMU's sensor axes (its mounting, about a degree off the sidecar "
-                "frame on a real board) and gyro bias from the training data's gyro against the leg kinematics' "
-                "base rate, after any time alignment, and read the IMU on those axes (summary.json "
-                "imu_calibration; docs/identification.md, \"IMU mounting\")");
+                "Sensor path: calibrate the base IMU where the robot holds still: the gyro's bias (instead of its "
+                "mean against the whole motion's kinematic rate, which takes the feet's slip for bias) and, when "
+                "still poses at different attitudes fix them, its axes (a board sits about a degree off its "
+                "sidecar frame); refused when the data never hold still (summary.json imu_calibration; "
+                "docs/identification.md, \"IMU calibration\")");
   cmd->add_option("--imu-axes", o.imu_axes_from,
                   "With --imu-calibration: the IMU's axes from the summary.json of an earlier --imu-calibration run "
                   "whose still poses fixed them (tilted static poses, `simulate --base-tilt`); these data then give "
-                  "the biases only");
+                  "the gyro's bias only");
   cmd->add_flag("--no-imu-bias", args->no_imu_bias,
                 "Sensor path: keep the IMU readings as they are (no bias removal against leg kinematics)");
   cmd->add_option("--gyro-noise", o.sensor_options.gyro_noise_density,

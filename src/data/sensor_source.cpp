@@ -697,9 +697,10 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
     throw std::runtime_error(p.vel->path() + ": its " + std::to_string(p.vel->loaded()) +
                              " time stamps are not the encoders' (" + std::to_string(p.n) + ")");
   if (size_ == 0) throw std::runtime_error(dataset.directory + ": no sensor samples in the chosen time window");
+  if (p.gyro && options.imu_gyro_bias) p.gyro_bias = p.base_imu.rotation * *options.imu_gyro_bias;
   if (p.gyro && options.remove_imu_bias && count > 0) {
     const double N = static_cast<double>(count);
-    p.gyro_bias = sum_gyro / N;
+    if (!options.imu_gyro_bias) p.gyro_bias = sum_gyro / N;
     if (p.accel) {
       const Vector3& bg = p.gyro_bias;
       const Vector3 r = p.base_imu.translation;
@@ -708,8 +709,6 @@ SensorSource::SensorSource(const Model& model, const RobotSidecar& sidecar, cons
       p.accel_bias = (sum_acc - p.base_imu.rotation.transpose() * sum_lever) / N;
     }
   }
-  if (p.gyro && options.imu_gyro_bias) p.gyro_bias = p.base_imu.rotation * *options.imu_gyro_bias;
-  if (p.accel && options.imu_accel_bias) p.accel_bias = *options.imu_accel_bias;
   p.reset();
   const double rate = p.rate;
   description_ =

@@ -316,8 +316,10 @@ void write_identification_report(const InertialIdentificationResult& r, const st
         " s in all: every joint and the leg kinematics' base rate slow), the gyro reads its bias and the "
         "accelerometer gravity. Gyro bias " +
         vec(c.gyro_bias_rad_s, "%.2e") + " rad/s, accelerometer bias " + vec(c.accel_bias_m_s2, "%.3f") +
-        " m/s^2 (sensor axes); the fit reads the IMU with these instead of the means against the whole motion's "
-        "kinematics, which take the feet's roll and slip for bias. The sensor's axes: " +
+        " m/s^2 (sensor axes). The fit reads the gyro with this bias instead of its mean against the whole "
+        "motion's kinematic rate, which takes the feet's roll and slip for bias; the accelerometer's bias stays "
+        "the whole motion's mean, which also carries the kinematic attitude's mean error during the motion that "
+        "the equations need (the still windows' value is the sensor's own). The sensor's axes: " +
         c.axes_note +
         (c.axes_determined ? " (" + number(c.misalignment_deg, "%.2f") + " deg from the sidecar's frame)" : "") +
         ". Against the nominal leg kinematics: machining tolerances of the legs tilt the base attitude those "

@@ -103,10 +103,10 @@ struct SensorSourceOptions {
   std::shared_ptr<const GearWindup> gear_windup;
   /// The base IMU's calibration (data/imu_still_calibration.hpp): its sensor axes in its sidecar
   /// frame (columns), applied to gyro and accelerometer (none: the sidecar frame's own); its gyro
-  /// and accelerometer biases in the sensor's axes, used instead of the means against the whole
-  /// motion's kinematics (`remove_imu_bias`).
+  /// bias in the sensor's axes, used instead of the mean against the whole motion's kinematic rate
+  /// (`remove_imu_bias`; the accelerometer's bias stays that mean).
   std::optional<Matrix3> imu_sensor_axes;
-  std::optional<Vector3> imu_gyro_bias, imu_accel_bias;
+  std::optional<Vector3> imu_gyro_bias;
   /// How the first pass finds the windows where the robot holds still (imu_still_windows()).
   ImuCalibrationOptions still_detection;
 };

@@ -151,11 +151,12 @@ struct InertialIdentificationOptions {
   /// docs/identification.md) is larger than a shared clock's error.
   bool align_time = false;
   /// Sensor path: calibrate the base IMU from the windows where the robot holds still
-  /// (data/imu_still_calibration.hpp, `--imu-calibration`): gyro and accelerometer biases from those
-  /// windows instead of the means against the whole motion's kinematics (which absorb the feet's
-  /// roll and slip), and the sensor's axes when the windows' attitudes fix them. The training data
-  /// give the axes; a separate validation data set its own biases on them. Refused when the training
-  /// data never hold still.
+  /// (data/imu_still_calibration.hpp, `--imu-calibration`): the gyro bias from those windows instead
+  /// of the mean against the whole motion's kinematic rate (which absorbs the feet's roll and slip),
+  /// and the sensor's axes when the windows' attitudes fix them; the accelerometer's bias stays the
+  /// whole motion's mean (it also carries the kinematic attitude's mean error, which the equations
+  /// need). The training data give the axes; a separate validation data set its own gyro bias.
+  /// Refused when the training data never hold still.
   bool imu_calibration = false;
   ImuCalibrationOptions imu_calibration_options;
   /// With `imu_calibration`: the sensor's axes from an earlier run's summary.json (its
