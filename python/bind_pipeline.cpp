@@ -286,7 +286,7 @@ void bind_pipeline(py::module_& m) {
         const Robot robot = load_robot(model);
         ScenarioOptions options;
         options.scenario = scenario;
-        options.perturbations = parse_perturbations(perturb);
+        options.perturbations = parse_perturbations(perturb.empty() ? default_perturb_argument(noise) : perturb);
         options.seed = seed;
         options.noise = parse_noise_level(noise);
         options.slope_deg = slope;
@@ -313,11 +313,12 @@ void bind_pipeline(py::module_& m) {
       py::arg("model"), py::arg("scenario"), py::arg("out"), py::arg("seed") = 1, py::arg("noise") = "realistic",
       py::arg("slope") = 0.0, py::arg("poses") = 172, py::arg("steps") = 10, py::arg("speed") = 0.2,
       py::arg("lock_upper_body") = false, py::arg("bus_rate") = 125.0, py::arg("motion") = "paper004",
-      py::arg("duration") = 0.0, py::arg("perturb") = "none", py::arg("still") = 0.0, py::arg("base_tilt") = 0.0,
+      py::arg("duration") = 0.0, py::arg("perturb") = "", py::arg("still") = 0.0, py::arg("base_tilt") = 0.0,
       R"(Simulates a scenario on the true robot in MuJoCo and writes a data set into `out`, as
 `dynid simulate MODEL --scenario SCENARIO --out OUT` with the same options (docs/scenarios.md):
 seed, noise ("none" | "realistic"), slope [deg], poses (static-poses), steps, speed [m/s] (walk),
-lock_upper_body, bus_rate [Hz], motion, duration [s] (excite), perturb ("none" | "all" | list),
+lock_upper_body, bus_rate [Hz], motion, duration [s] (excite), perturb ("none" | "all" | list;
+default "all" with realistic noise, "none" with noise="none", as the command),
 still [s] (excite: standing recorded before the motion, as --still), base_tilt [deg] (static-poses:
 the base tilted in each pose, as --base-tilt).
 Returns the data set's summary.json as a dict (its "fell" tells whether a walk fell; the command

@@ -33,7 +33,7 @@ void register_simulate(CLI::App& app, Action& action) {
     double still = 0.0;
     std::string servo_control, actuator_model;
     double servo_kp = 0.0;
-    std::string perturb = "none";
+    std::string perturb;  // empty: default_perturb_argument(noise)
   };
   auto args = std::make_shared<Args>();
   cmd->add_option("MODEL", args->model, "URDF or MJCF file, or bundled robot name (needs its sidecar)")->required();
@@ -78,8 +78,8 @@ void register_simulate(CLI::App& app, Action& action) {
   for (const std::string& name : perturbation_names()) built += (built.empty() ? "" : ", ") + name;
   cmd->add_option("--perturb", args->perturb,
                   "Testbed imperfections of the true robot: none | all | a comma-separated list of: " + built +
-                      " (docs/scenarios.md; default none)")
-      ->default_val("none");
+                      " (docs/scenarios.md; default all with --noise realistic, none with --noise none: "
+                      "--perturb none --noise realistic is the idealised testbed with realistic sensors)");
   cmd->add_flag("--quiet", args->quiet, "No progress output");
   add_fixed_base_flag(*cmd, args->fixed_base);
   cmd->callback([&action, args] {
@@ -87,7 +87,8 @@ void register_simulate(CLI::App& app, Action& action) {
       const Robot robot = load_robot(args->model, model_read_options(args->fixed_base));
       ScenarioOptions options;
       options.scenario = args->scenario;
-      options.perturbations = parse_perturbations(args->perturb);
+      options.perturbations =
+          parse_perturbations(args->perturb.empty() ? default_perturb_argument(args->noise) : args->perturb);
       StagedDirectory out(args->out, "simulate");  // a kill -9 leaves the previous data set or none
       options.out_dir = out.path();
       options.seed = args->seed;

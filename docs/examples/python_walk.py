@@ -33,7 +33,7 @@ print(f"{model.name}: nq={model.nq} nv={model.nv}, nominal mass {model.total_mas
 
 # 1. Simulate the true robot walking 6 steps with realistic sensor noise.
 walk = out / "walk"
-summary = dynid.simulate("kid_humanoid", "walk", str(walk), steps=6, seed=1)
+summary = dynid.simulate("kid_humanoid", "walk", str(walk), steps=6, seed=1, perturb="none")
 print(f"walk: {summary['duration_s']:.1f} s simulated, fell: {summary['fell']}")
 
 # 2. Identify stage by stage from the robot's own sensors (contact wrenches from the foot F/T

@@ -44,6 +44,8 @@ std::vector<std::string> parse_perturbations(const std::string& text) {
   return ordered;
 }
 
+std::string default_perturb_argument(const std::string& noise) { return noise == "none" ? "none" : "all"; }
+
 bool perturbation_enabled(const std::vector<std::string>& enabled, const std::string& name) {
   return std::find(enabled.begin(), enabled.end(), name) != enabled.end();
 }

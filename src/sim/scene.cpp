@@ -43,6 +43,11 @@ std::string scene_mjcf(const Model& truth, const RobotSidecar& sidecar, const Sc
   options.damping = scene.joint_damping;
   options.welds = scene.welds;
   // Robot geoms collide with the world only (contype 1 / conaffinity 2 against world 2 / 1).
+  // condim 4: torsional friction about the contact normal, as a sole's rubber patch has. Without it a
+  // sole that lands a fraction of a degree tilted (a real robot's joint axes, --perturb geometry)
+  // touches at one corner and spins freely about it: the kid walk yawed several degrees per step
+  // and fell. The coefficient (0.005 m, MuJoCo's default) is the moment arm of a contact patch about
+  // 7 mm in radius under a friction coefficient of 1.
   for (const ContactSurface& c : sidecar.contacts) {
     const Frame& f = frame_named(truth, c.name);
     std::ostringstream x;
@@ -57,13 +62,13 @@ std::string scene_mjcf(const Model& truth, const RobotSidecar& sidecar, const Sc
       x << "<geom name=\"" << contact_geom_name(c.name, 0) << "\" type=\"box\" size=\""
         << format_exact(Vector3(0.5 * (hi.x() - lo.x()), 0.5 * (hi.y() - lo.y()), 0.5 * kSoleThickness)) << "\" pos=\""
         << format_exact(f.placement.act(center_sole)) << "\" quat=\"" << quat_wxyz(f.placement.rotation)
-        << "\" contype=\"1\" conaffinity=\"2\" condim=\"3\" friction=\"" << friction << "\"/>";
+        << "\" contype=\"1\" conaffinity=\"2\" condim=\"4\" friction=\"" << friction << "\"/>";
     }
     for (std::size_t k = 0; k < c.points.size(); ++k) {
       const Vector3 center_sole = c.points[k] + Vector3(0, 0, kPointRadius);
       x << "<geom name=\"" << contact_geom_name(c.name, static_cast<int>(k + (c.polygon.empty() ? 0 : 1)))
         << "\" type=\"sphere\" size=\"" << format_exact(kPointRadius) << "\" pos=\""
-        << format_exact(f.placement.act(center_sole)) << "\" contype=\"1\" conaffinity=\"2\" condim=\"3\" friction=\""
+        << format_exact(f.placement.act(center_sole)) << "\" contype=\"1\" conaffinity=\"2\" condim=\"4\" friction=\""
         << friction << "\"/>";
     }
     options.body_elements.push_back({f.body, x.str()});

@@ -194,15 +194,20 @@ void Simulation::forward(const VectorX& tau) {
     mjtNum local[6];
     mj_contactForce(m_, d_, i, local);
     // Contact frame rows: normal (from geom1 to geom2), then two tangents; the force acts on geom2.
-    Vector3 f_on_geom2 = Vector3::Zero();
-    for (int k = 0; k < 3; ++k)
-      f_on_geom2 += local[k] * Vector3(c.frame[3 * k], c.frame[3 * k + 1], c.frame[3 * k + 2]);
+    // condim 4 and 6 add torques: torsional friction about the normal, then rolling about the tangents.
+    Vector3 f_on_geom2 = Vector3::Zero(), torque_on_geom2 = Vector3::Zero();
+    for (int k = 0; k < 3; ++k) {
+      const Vector3 axis(c.frame[3 * k], c.frame[3 * k + 1], c.frame[3 * k + 2]);
+      f_on_geom2 += local[k] * axis;
+      if (k < c.dim - 3) torque_on_geom2 += local[3 + k] * axis;
+    }
     const Vector3 point(c.pos[0], c.pos[1], c.pos[2]);
     ++active_contacts_;
     for (int side = 0; side < 2; ++side) {
       const int geom = side == 0 ? c.geom1 : c.geom2;
       const Vector3 f = side == 0 ? Vector3(-f_on_geom2) : f_on_geom2;
-      const Force wrench_world(f, point.cross(f));
+      const Vector3 torque = side == 0 ? Vector3(-torque_on_geom2) : torque_on_geom2;
+      const Force wrench_world(f, point.cross(f) + torque);
       const int body = geom_body_[static_cast<std::size_t>(geom)];
       if (body >= 0) body_wrench_world_[static_cast<std::size_t>(body)] += wrench_world;
       const int contact = geom_contact_[static_cast<std::size_t>(geom)];
@@ -210,7 +215,7 @@ void Simulation::forward(const VectorX& tau) {
       const int plate = geom_plate_[static_cast<std::size_t>(geom)];
       if (plate >= 0) {
         const Vector3 r = point - plate_origin_[static_cast<std::size_t>(plate)];
-        plate_wrench_[static_cast<std::size_t>(plate)] += Force(f, r.cross(f));
+        plate_wrench_[static_cast<std::size_t>(plate)] += Force(f, r.cross(f) + torque);
       }
     }
   }

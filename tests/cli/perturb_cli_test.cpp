@@ -61,4 +61,23 @@ TEST(PerturbCli, GeometryIsListedInTheDataSet) {
   EXPECT_DOUBLE_EQ(perturbations["sensor-bus"]["latency_s"].get<double>(), latency / 125.0);
 }
 
+TEST(PerturbCli, RealisticSensorsComeWithEveryPerturbationUnlessSaidOtherwise) {
+  // A user's first `simulate` is a lab and a robot as imperfect as theirs; the idealised testbed
+  // is asked for, with --perturb none or noise-free sensors.
+  const auto perturbations_of = [](const std::string& options) {
+    const std::string out = scratch("default");
+    const Result r =
+        run("simulate kid_humanoid --scenario static-poses --poses 7 --quiet " + options + " --out " + out);
+    EXPECT_EQ(r.code, 0) << r.err;
+    return r.code == 0 ? nlohmann::json::parse(r.out)["perturbations"] : nlohmann::json();
+  };
+  const nlohmann::json all = nlohmann::json::array(
+      {"inertia", "geometry", "joint-elasticity", "time", "markers", "force-plates", "imu", "ft", "sensor-bus"});
+  EXPECT_EQ(perturbations_of(""), all);
+  EXPECT_EQ(perturbations_of("--noise realistic"), all);
+  EXPECT_EQ(perturbations_of("--noise none"), nlohmann::json::array());
+  EXPECT_EQ(perturbations_of("--perturb none"), nlohmann::json::array());
+  EXPECT_EQ(perturbations_of("--noise none --perturb geometry"), nlohmann::json::array({"geometry"}));
+}
+
 }  // namespace
