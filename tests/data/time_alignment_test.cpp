@@ -329,17 +329,23 @@ TEST(WalkTimeAlignmentNoiseFree, RawStreamsAreAlignedOnTheirFilteredKinematics) 
   EXPECT_NEAR(aligned.identified_rms.force, plain.identified_rms.force, 1e-9);
 }
 
+/// The kid humanoid's walk of `steps` steps, seed 1, realistic sensors, into a fresh directory.
+ScenarioOptions kid_walk(const std::string& name, int steps) {
+  ScenarioOptions walk;
+  walk.scenario = "walk";
+  walk.out_dir = test::fresh_dir("time_alignment", name);
+  walk.seed = 1;
+  walk.walk_steps = steps;
+  return walk;
+}
+
 TEST(WalkClockDrift, DriftEstimatedAlongALongWalkAndAppliedWithAlignDrift) {
   // A 60-step walk (31 s, realistic sensors, seed 1), its F/T and IMU restamped on clocks that are
   // off by 40 / 15 ms and drift by +300 / -200 ppm (a clock far outside a quartz's tolerance, +-4.5 ms
   // at the ends), against the same walk as recorded. --align-drift estimates the drift from 2 s
   // windows; on the walk their lags scatter with the motion (the estimator's own bias), so the drift
   // is known to tens of ppm, not to issue 19's 10 ppm (docs/identification.md, "Time alignment").
-  ScenarioOptions walk;
-  walk.scenario = "walk";
-  walk.out_dir = test::fresh_dir("time_alignment", "long_walk");
-  walk.seed = 1;
-  walk.walk_steps = 60;
+  ScenarioOptions walk = kid_walk("long_walk", 60);
   walk.lock_upper_body = true;
   ASSERT_FALSE(run_scenario(test::bundled_robot("kid_humanoid"), walk).fell);
   std::map<std::string, StreamClock> clocks;
@@ -390,6 +396,45 @@ TEST(WalkClockDrift, DriftEstimatedAlongALongWalkAndAppliedWithAlignDrift) {
               offset_only.identified_rms.force, with_drift.identified_rms.force, stationary.identified_rms.force);
   EXPECT_LT(with_drift.identified_rms.force, offset_only.identified_rms.force);
   EXPECT_LT(with_drift.identified_rms.force, 1.2 * stationary.identified_rms.force);
+}
+
+TEST(WalkClockDrift, TheSimulatedQuartzDriftIsFoundWithinTenPpmOnAWalkOfAMinuteAndAHalf) {
+  // Issue 19's bar for the drift: within 10 ppm. The simulator's own clocks (`--perturb time`:
+  // offsets within +-50 ms, quartz drifts within +-30 ppm) on a 200-step walk, 93 s: the lags of the
+  // windows carry the motion's bias (a few tenths of a ms, most at the start and the stop), which
+  // spread over 93 s is a few ppm; over the 31 s walk above it was tens (docs/identification.md,
+  // "Time alignment"). The offsets are this kinematic comparison's, 1.8 and 3.8 ms off on the
+  // simulator's clocks; `identify inertial` refines them by the fit's residual
+  // (WalkTimeAlignmentByFit): on 200-step walks of seeds 1-3 with the upper body locked, to within
+  // 0.6 ms.
+  ScenarioOptions walk = kid_walk("walk_200_steps", 200);
+  walk.perturbations = {"time"};
+  const Robot robot = test::bundled_robot("kid_humanoid");
+  ASSERT_FALSE(run_scenario(robot, walk).fell);
+  std::ifstream in(walk.out_dir + "/dataset.json");
+  const nlohmann::json time = nlohmann::json::parse(in)["perturbations"]["time"];
+  const DatasetInfo dataset = read_dataset_info(walk.out_dir);
+  Model model = robot.model;
+  model.gravity = dataset.gravity;
+  TimeAlignmentOptions options;
+  options.estimate_drift = true;
+  const auto clocks = estimate_stream_clocks(model, *robot.sidecar, dataset, SensorSourceOptions{}, {}, {}, options);
+  for (const char* stream : {"ft", "imu"}) {
+    ASSERT_TRUE(clocks.count(stream)) << stream;
+    const StreamAlignment& a = clocks.at(stream);
+    StreamClock truth;
+    truth.offset_s = time["time_offset_s"][stream].get<double>();
+    truth.drift_ppm = time["drift_ppm"][stream].get<double>();
+    const double t = a.clock.reference_time_s;
+    std::printf("%s: offset at %.1f s %.3f ms (true %.3f), drift %.2f +- %.2f ppm (true %.2f) over %d windows\n",
+                stream, t, 1e3 * a.clock.offset_s, 1e3 * (truth.stream_time(t) - t), a.clock.drift_ppm, a.drift_std_ppm,
+                truth.drift_ppm, a.drift_windows);
+    EXPECT_TRUE(a.warning.empty()) << a.warning;
+    EXPECT_GE(a.drift_windows, 10) << stream;
+    EXPECT_NEAR(a.clock.drift_ppm, truth.drift_ppm, 10.0) << stream;
+    // The drift is a measurement, not the identity clock: the quartz's is at least 10 ppm here.
+    EXPECT_GT(std::abs(truth.drift_ppm), 10.0) << stream;
+  }
 }
 
 }  // namespace
