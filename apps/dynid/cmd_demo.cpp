@@ -93,7 +93,11 @@ void inertial_stage(const DemoArgs& args) {
   if (r.determination.size() > 0) {
     const DeterminationCounts counts = count_determination(r.determination);
     std::cout << "  base parameters determined by this motion: " << counts.determined
-              << ", kept at CAD: " << counts.kept_at_cad << ", partly: " << counts.partly << "\n";
+              << ", kept at CAD: " << counts.kept_at_cad << ", partly: " << counts.partly;
+    if (r.held_at_cad > 0)
+      std::cout << "; held at CAD's values: " << r.held_at_cad << " (determination at most "
+                << format_fixed(r.held_below, 2) << ")";
+    std::cout << "\n";
   }
   for (const std::string& w : r.warnings) std::cout << "  warning: " << w << "\n";
   std::cout << "  report: " << demo.report << "\n";

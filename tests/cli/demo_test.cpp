@@ -184,6 +184,46 @@ TEST(CliDemo, InertialStageCalibratesMiscalibratedFtSensors) {
   std::filesystem::remove_all(out);
 }
 
+// Issue 20 on the demo's realistic testbed (every perturbation, seed 1): the model the user takes
+// home is nowhere farther from the truth than CAD's, class by class (median |identified - true| /
+// median |CAD - true|: first moments / inertias 0.99 / 0.77, 0.76 / 1.40 before the demo held the
+// parameters its walk does not determine at CAD), the held parameters are CAD's values, and the
+// held-out base force is the true model's (docs/identification.md, "Keeping at CAD").
+TEST(CliDemo, RealisticInertialStageIsNowhereFartherFromTheTruthThanCad) {
+  const std::string out =
+      std::filesystem::temp_directory_path() / ("dynid_demo_realistic_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(out);
+  const Result r = run("demo --stage inertial --quiet --out " + out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("held at CAD's values: "), std::string::npos) << r.out;
+  std::ifstream id_file(out + "/kid_inertial/summary.json");
+  const nlohmann::json id = nlohmann::json::parse(id_file);
+  for (const char* cls : {"mass", "first_moment", "inertia"})
+    EXPECT_LE(id["parameter_error_vs_nominal"][cls].get<double>(), 1.0)
+        << cls << " " << id["parameter_error_vs_nominal"];
+  EXPECT_LT(id["parameter_error_vs_nominal"]["mass"].get<double>(), 0.05);
+  // The held ones are CAD's values; the determined ones move (12-15 times closer to the truth).
+  std::ifstream base_file(out + "/kid_inertial/base_parameters.json");
+  const nlohmann::json base = nlohmann::json::parse(base_file);
+  int held = 0, moved = 0;
+  for (const nlohmann::json& b : base) {
+    const double value = b["value"].get<double>(), nominal = b["nominal"].get<double>();
+    const double tolerance = 1e-6 * std::max(std::abs(nominal), 1e-3);
+    if (b["determination"].get<double>() <= 0.75) {
+      held += std::abs(value - nominal) <= tolerance;
+    } else {
+      moved += std::abs(value - nominal) > tolerance;
+    }
+  }
+  EXPECT_EQ(held, id["cad_prior"]["held_at_cad"].get<int>());
+  EXPECT_GE(held, 47);  // at least half of the 94
+  EXPECT_GE(moved, 10);
+  const nlohmann::json& force = id["validation"]["wrench_rms"];
+  EXPECT_NEAR(force["identified"].get<double>(), force["truth"].get<double>(), 0.1 * force["truth"].get<double>())
+      << force.dump();
+  std::filesystem::remove_all(out);
+}
+
 TEST(CliDemo, UnknownPerturbationIsRefusedBeforeAnyOutput) {
   const Result r = run("demo --perturb markerz --out /nonexistent/never-created");
   EXPECT_EQ(r.code, 1);

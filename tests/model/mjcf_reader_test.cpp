@@ -1038,7 +1038,8 @@ TEST(MjcfReader, AttachRefusesInOneLine) {
       "mass.xml:2: this file's top-level <default> sets <geom mass>");
   for (const auto& [file, message] : all) {
     SCOPED_TRACE(file);
-    const std::string why = thrown_by([&] { read_mjcf_file(file); });
+    const std::string path = file;  // clang before 16 does not capture structured bindings
+    const std::string why = thrown_by([&] { read_mjcf_file(path); });
     EXPECT_NE(why.find(message), std::string::npos) << why;
     EXPECT_EQ(why.find('\n'), std::string::npos) << why;
   }
