@@ -89,6 +89,14 @@ void inertial_stage(const DemoArgs& args) {
           std::cout << " " << label << " " << format_fixed(ratio, ratio < 0.1 ? 3 : 2);
       std::cout << "\n";
     }
+    std::cout << "    base parameters closer to the truth than CAD's / farther / as far:";
+    const char* separator = " ";
+    for (const ParameterCountsVsNominal& c : r.parameter_counts_vs_nominal)
+      if (c.label == "mass" || c.label == "first_moment" || c.label == "inertia") {
+        std::cout << separator << c.label << " " << c.closer << " / " << c.farther << " / " << c.as_cad;
+        separator = ", ";
+      }
+    std::cout << "\n";
   }
   if (r.determination.size() > 0) {
     const DeterminationCounts counts = count_determination(r.determination);

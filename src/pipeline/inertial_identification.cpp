@@ -322,6 +322,47 @@ VectorX base_parameter_relative_errors(const BaseParameters& base, const VectorX
   return e;
 }
 
+/// The classes of base parameter the comparisons with the truth report, by name suffix.
+const std::vector<std::pair<std::string, std::vector<std::string>>>& truth_comparison_classes() {
+  static const std::vector<std::pair<std::string, std::vector<std::string>>> classes = {
+      {"mass", {"m"}},
+      {"first_moment", {"mcx", "mcy", "mcz"}},
+      {"inertia", {"Ixx", "Ixy", "Ixz", "Iyy", "Iyz", "Izz"}},
+      {"Ixx_Ixy_Ixz", {"Ixx", "Ixy", "Ixz"}},
+      {"Iyy_Iyz", {"Iyy", "Iyz"}},
+      {"Izz", {"Izz"}}};
+  return classes;
+}
+
+bool in_class(const std::string& name, const std::vector<std::string>& suffixes) {
+  const std::string suffix = name.substr(name.rfind('.') + 1);
+  return std::find(suffixes.begin(), suffixes.end(), suffix) != suffixes.end();
+}
+
+/// Per class, how many base parameters are closer to the truth than CAD's value, farther, or as far
+/// (within 1e-6 of CAD's error: held at CAD, or not moved): the ratio of medians above hides these.
+std::vector<ParameterCountsVsNominal> parameter_counts_vs_nominal(const BaseParameters& base, const VectorX& identified,
+                                                                  const VectorX& nominal, const VectorX& truth) {
+  std::vector<ParameterCountsVsNominal> out;
+  for (const auto& [label, suffixes] : truth_comparison_classes()) {
+    ParameterCountsVsNominal c;
+    c.label = label;
+    for (int k = 0; k < base.num_base(); ++k) {
+      if (!in_class(base.name(k), suffixes)) continue;
+      const double id = std::abs(identified[k] - truth[k]), nom = std::abs(nominal[k] - truth[k]);
+      if (std::abs(id - nom) <= 1e-6 * std::max(nom, 1e-300)) {
+        ++c.as_cad;
+      } else if (id < nom) {
+        ++c.closer;
+      } else {
+        ++c.farther;
+      }
+    }
+    if (c.closer + c.farther + c.as_cad > 0) out.push_back(c);
+  }
+  return out;
+}
+
 /// Over the base parameters `counted` selects (all when empty).
 std::vector<std::pair<std::string, double>> parameter_error_vs_nominal(const BaseParameters& base,
                                                                        const VectorX& identified,
@@ -332,20 +373,11 @@ std::vector<std::pair<std::string, double>> parameter_error_vs_nominal(const Bas
     const std::size_t n = v.size();
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
   };
-  const std::pair<const char*, std::vector<std::string>> classes[] = {
-      {"mass", {"m"}},
-      {"first_moment", {"mcx", "mcy", "mcz"}},
-      {"inertia", {"Ixx", "Ixy", "Ixz", "Iyy", "Iyz", "Izz"}},
-      {"Ixx_Ixy_Ixz", {"Ixx", "Ixy", "Ixz"}},
-      {"Iyy_Iyz", {"Iyy", "Iyz"}},
-      {"Izz", {"Izz"}}};
   std::vector<std::pair<std::string, double>> out;
-  for (const auto& [label, suffixes] : classes) {
+  for (const auto& [label, suffixes] : truth_comparison_classes()) {
     std::vector<double> id, nom;
     for (int k = 0; k < base.num_base(); ++k) {
-      const std::string name = base.name(k);
-      const std::string suffix = name.substr(name.rfind('.') + 1);
-      if (std::find(suffixes.begin(), suffixes.end(), suffix) == suffixes.end()) continue;
+      if (!in_class(base.name(k), suffixes)) continue;
       if (!counted.empty() && !counted[static_cast<std::size_t>(k)]) continue;
       id.push_back(std::abs(identified[k] - truth[k]));
       nom.push_back(std::abs(nominal[k] - truth[k]));
@@ -1861,6 +1893,7 @@ void compare_with_truth(const InertialProblem& p, const Model& truth, InertialId
   r.base_param_max_rel_error = base_parameter_relative_errors(p.base, r.base_values, *r.base_truth).maxCoeff();
   r.total_mass_error = r.total_mass - *r.truth_total_mass;
   r.parameter_error_vs_nominal = parameter_error_vs_nominal(p.base, r.base_values, r.base_nominal, *r.base_truth);
+  r.parameter_counts_vs_nominal = parameter_counts_vs_nominal(p.base, r.base_values, r.base_nominal, *r.base_truth);
   if (r.determination.size() == p.base.num_base()) {
     std::vector<bool> determined(static_cast<std::size_t>(p.base.num_base()));
     for (int k = 0; k < p.base.num_base(); ++k) determined[static_cast<std::size_t>(k)] = r.determination[k] >= 0.75;
@@ -2348,6 +2381,10 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
     json determined;
     for (const auto& [label, ratio] : r.parameter_error_vs_nominal_determined) determined[label] = ratio;
     if (!determined.is_null()) j["parameter_error_vs_nominal_determined"] = determined;
+    json counts;
+    for (const ParameterCountsVsNominal& c : r.parameter_counts_vs_nominal)
+      counts[c.label] = {{"closer", c.closer}, {"farther", c.farther}, {"as_cad", c.as_cad}};
+    j["parameter_closer_than_nominal"] = counts;
   }
   if (r.base_param_max_rel_error) {
     j["base_param_max_rel_error"] = *r.base_param_max_rel_error;

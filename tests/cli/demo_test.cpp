@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <map>
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -216,6 +219,23 @@ TEST(CliDemo, RealisticInertialStageIsNowhereFartherFromTheTruthThanCad) {
     }
   }
   EXPECT_EQ(held, id["cad_prior"]["held_at_cad"].get<int>());
+  // The counts per class against the parameters themselves, counted here from base_parameters.json.
+  std::map<std::string, std::array<int, 3>> counted;  // closer, farther, as far
+  for (const nlohmann::json& b : base) {
+    const std::string name = b["name"], suffix = name.substr(name.rfind('.') + 1);
+    const std::string cls = suffix == "m" ? "mass" : suffix.rfind("mc", 0) == 0 ? "first_moment" : "inertia";
+    const double id_error = std::abs(b["value"].get<double>() - b["truth"].get<double>());
+    const double cad_error = std::abs(b["nominal"].get<double>() - b["truth"].get<double>());
+    ++counted[cls][std::abs(id_error - cad_error) <= 1e-6 * cad_error ? 2 : id_error < cad_error ? 0 : 1];
+  }
+  for (const auto& [cls, n] : counted) {
+    const nlohmann::json& c = id["parameter_closer_than_nominal"][cls];
+    EXPECT_EQ(c["closer"].get<int>(), n[0]) << cls;
+    EXPECT_EQ(c["farther"].get<int>(), n[1]) << cls;
+    EXPECT_EQ(c["as_cad"].get<int>(), n[2]) << cls;
+  }
+  EXPECT_NE(r.out.find("base parameters closer to the truth than CAD's / farther / as far: mass "), std::string::npos)
+      << r.out;
   EXPECT_GE(held, 47);  // at least half of the 94
   EXPECT_GE(moved, 10);
   const nlohmann::json& force = id["validation"]["wrench_rms"];

@@ -291,6 +291,13 @@ struct AppliedStreamClock {
   std::optional<FitRefinement> refined;
 };
 
+/// One class of base parameter against the truth: how many the identification put closer to it than
+/// CAD's value, farther, or as far (within 1e-6 of CAD's error).
+struct ParameterCountsVsNominal {
+  std::string label;
+  int closer = 0, farther = 0, as_cad = 0;
+};
+
 struct InertialIdentificationResult {
   BaseParameters base;
   std::string source_description;
@@ -417,6 +424,9 @@ struct InertialIdentificationResult {
   std::vector<std::pair<std::string, double>> parameter_error_vs_nominal;
   /// The same over the base parameters this motion determines (CAD prior, determination >= 0.75).
   std::vector<std::pair<std::string, double>> parameter_error_vs_nominal_determined;
+  /// With a truth: per class, how many base parameters are closer to it than CAD's, farther, or as
+  /// far (held at CAD). summary.json `parameter_closer_than_nominal`.
+  std::vector<ParameterCountsVsNominal> parameter_counts_vs_nominal;
   std::string summary_json;
   std::vector<std::string> written_files;
 };
