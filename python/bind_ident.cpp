@@ -274,6 +274,17 @@ physically consistent iff it is positive definite (spatial/inertia.hpp).)");
       .def_readonly("rank_tolerance", &BaseParameters::rank_tolerance)
       .def_readonly("smallest_independent_distance", &BaseParameters::smallest_independent_distance)
       .def_readonly("largest_dependent_distance", &BaseParameters::largest_dependent_distance)
+      .def_readonly("near_dependence_tolerance", &BaseParameters::near_dependence_tolerance)
+      .def_property_readonly(
+          "nearly_dependent",
+          [](const BaseParameters& b) {
+            std::vector<std::pair<std::string, double>> out;
+            for (const auto& [parameter, distance] : b.nearly_dependent)
+              out.emplace_back(b.parameter_names[static_cast<std::size_t>(parameter)], distance);
+            return out;
+          },
+          "(parameter name, distance) of the regrouped parameters whose columns are only nearly dependent "
+          "(joint axes a fraction of a degree from parallel).")
       .def_property_readonly("num_base", &BaseParameters::num_base)
       .def_property_readonly("num_standard", &BaseParameters::num_standard)
       .def_property_readonly(
@@ -311,7 +322,8 @@ physically consistent iff it is positive definite (spatial/inertia.hpp).)");
 
   m.def(
       "base_parameters",
-      [](const ModelPtr& model, py::handle rows, int num_samples, std::uint32_t seed, double rank_tolerance) {
+      [](const ModelPtr& model, py::handle rows, int num_samples, std::uint32_t seed, double rank_tolerance,
+         double near_dependence_tolerance) {
         BaseParameterOptions o;
         if (py::isinstance<py::str>(rows)) {
           const std::string r = rows.cast<std::string>();
@@ -325,16 +337,19 @@ physically consistent iff it is positive definite (spatial/inertia.hpp).)");
         o.num_samples = num_samples;
         o.seed = seed;
         o.rank_tolerance = rank_tolerance;
+        o.near_dependence_tolerance = near_dependence_tolerance;
         py::gil_scoped_release release;
         return compute_base_parameters(*model, o);
       },
       py::arg("model"), py::arg("rows") = "all", py::arg("num_samples") = 0, py::arg("seed") = 1,
-      py::arg("rank_tolerance") = 1e-8,
+      py::arg("rank_tolerance") = 1e-8, py::arg("near_dependence_tolerance") = 1e-3,
       R"(Base parameters of `model` for the selected equation rows (Gautier's numerical method at random
 states; docs/base-parameters.md). rows: "all" (every equation), "base" (the 6 base-link equations:
 identification from contact forces alone) or a list of velocity-coordinate names. num_samples: random
 states stacked (0 = enough for 4 rows per standard parameter, at least 20). The result depends on the
-kinematics and the rows only, never on the parameter values.)");
+kinematics and the rows only, never on the parameter values. near_dependence_tolerance: columns at most
+this far from dependent (joint axes a fraction of a degree from parallel) are regrouped too, listed in
+`nearly_dependent`; 0 regroups exact dependence only.)");
 
   py::class_<LeastSquaresSolution>(m, "LeastSquaresSolution")
       .def_readonly("x", &LeastSquaresSolution::x, "Estimate.")

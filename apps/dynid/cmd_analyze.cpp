@@ -47,6 +47,10 @@ void register_analyze(CLI::App& app, Action& action) {
   cmd->add_option("--seed", args->options.seed, "Seed of the random states");
   cmd->add_option("--tolerance", args->options.rank_tolerance, "Rank tolerance on unit-norm columns")
       ->check(CLI::Range(1e-15, 0.1));
+  cmd->add_option("--near-dependence", args->options.near_dependence_tolerance,
+                  "Regroup columns at most this far from dependent, as near-parallel joint axes make them (default "
+                  "1e-3; 0: only exact dependence)")
+      ->check(CLI::Range(0.0, 0.1));
   cmd->callback([&action, args] {
     action = [args] {
       const Robot robot = load_robot(args->model, model_read_options(args->fixed_base));

@@ -123,13 +123,17 @@ BaseParameters compute_base_parameters(const Model& model, const BaseParameterOp
   if (!(options.rank_tolerance > 0.0 && options.rank_tolerance < 1.0))
     throw std::invalid_argument("rank tolerance must lie in (0, 1)");
   if (options.num_samples < 0) throw std::invalid_argument("number of samples must not be negative");
+  if (!(options.near_dependence_tolerance >= 0.0 && options.near_dependence_tolerance < 1.0))
+    throw std::invalid_argument("near-dependence tolerance must lie in [0, 1)");
 
   const int n = out.num_standard();
   const int r = static_cast<int>(out.rows.size());
   out.num_samples = options.num_samples > 0 ? options.num_samples : std::max(20, (4 * n + r - 1) / r);
   out.seed = options.seed;
   out.rank_tolerance = options.rank_tolerance;
+  out.near_dependence_tolerance = options.near_dependence_tolerance;
   const double tol = options.rank_tolerance;
+  const double near = std::max(tol, options.near_dependence_tolerance);
 
   // Unit-norm columns, so the decision compares directions, not units (kg against kg m^2).
   MatrixX W = compressed_regressor(model, out.rows, out.num_samples, out.seed, options.sample_state);
@@ -148,7 +152,7 @@ BaseParameters compute_base_parameters(const Model& model, const BaseParameterOp
   // Rank: column-pivoted Householder QR (Gautier 1990; papers 003 ref. 10, 004 ref. 19).
   const MatrixX Wn = W(Eigen::all, nonzero);
   Eigen::ColPivHouseholderQR<MatrixX> pivoted(Wn);
-  pivoted.setThreshold(tol);
+  pivoted.setThreshold(near);
   const Eigen::Index rank = pivoted.rank();
 
   // Independent set in model order: Gram-Schmidt, twice (orthogonal to working precision), against the
@@ -168,7 +172,7 @@ BaseParameters compute_base_parameters(const Model& model, const BaseParameterOp
       c += h;
     }
     const double distance = w.norm();
-    if (distance > tol) {
+    if (distance > near) {
       R.col(accepted).head(accepted) = c;
       R(accepted, accepted) = distance;
       Q.col(accepted) = w / distance;
@@ -178,12 +182,15 @@ BaseParameters compute_base_parameters(const Model& model, const BaseParameterOp
     } else {
       C.col(static_cast<Eigen::Index>(out.dependent.size())).head(accepted) = c;
       out.dependent.push_back(j);
-      out.largest_dependent_distance = std::max(out.largest_dependent_distance, distance);
+      if (distance > tol)
+        out.nearly_dependent.emplace_back(j, distance);
+      else
+        out.largest_dependent_distance = std::max(out.largest_dependent_distance, distance);
     }
   }
   if (accepted != rank)
     throw std::runtime_error(model.label() + ": the rank of the regressor is ambiguous at tolerance " +
-                             format_coefficient(tol) + " (pivoted QR: " + std::to_string(rank) +
+                             format_coefficient(near) + " (pivoted QR: " + std::to_string(rank) +
                              ", in model order: " + std::to_string(accepted) +
                              "); some parameter is barely excited - try another tolerance or more samples");
 
@@ -238,7 +245,17 @@ std::string format_report(const BaseParameters& base) {
     << "  rank decision:       " << base.num_samples << " random states (seed " << base.seed << "), tolerance "
     << format_coefficient(base.rank_tolerance) << "; weakest independent column "
     << format_coefficient(base.smallest_independent_distance) << ", strongest dependent "
-    << format_coefficient(base.largest_dependent_distance) << "\n\n";
+    << format_coefficient(base.largest_dependent_distance) << "\n";
+  if (!base.nearly_dependent.empty()) {
+    s << "  nearly dependent:    " << base.nearly_dependent.size()
+      << " regrouped although their columns are only within " << format_coefficient(base.near_dependence_tolerance)
+      << " of dependent (joint axes a fraction of a degree from parallel; no motion identifies them):\n   ";
+    for (const auto& [parameter, distance] : base.nearly_dependent)
+      s << " " << base.parameter_names[static_cast<std::size_t>(parameter)] << " (" << format_coefficient(distance)
+        << ")";
+    s << "\n";
+  }
+  s << "\n";
   std::size_t width = 14;
   for (int k = 0; k < base.num_base(); ++k) width = std::max(width, base.name(k).size());
   s << "  " << std::string("base parameter").append(width - 14, ' ') << " = standard parameters it stands for\n";

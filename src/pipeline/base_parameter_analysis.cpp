@@ -38,7 +38,13 @@ json base_parameters_json(const Robot& robot, const Model& model, const std::vec
                           {"seed", base.seed},
                           {"tolerance", base.rank_tolerance},
                           {"smallest_independent_distance", base.smallest_independent_distance},
-                          {"largest_dependent_distance", base.largest_dependent_distance}};
+                          {"largest_dependent_distance", base.largest_dependent_distance},
+                          {"near_dependence_tolerance", base.near_dependence_tolerance}};
+  json nearly = json::array();
+  for (const auto& [parameter, distance] : base.nearly_dependent)
+    nearly.push_back(
+        {{"parameter", base.parameter_names[static_cast<std::size_t>(parameter)]}, {"distance", distance}});
+  out["nearly_dependent_parameters"] = nearly;
   return out;
 }
 

@@ -288,6 +288,15 @@ std::vector<std::string> inertial_input_warnings(const InertialProblem& p) {
       input_warnings(p.model, p.train_set, p.options.source == "truth" ? "truth" : "encoders");
   if (!p.options.validate.empty())
     for (std::string& w : time_gap_warnings(p.validation_set)) out.push_back(std::move(w));
+  if (!p.base.nearly_dependent.empty()) {
+    std::string names;
+    for (const auto& [parameter, distance] : p.base.nearly_dependent)
+      names += (names.empty() ? "" : ", ") + p.base.parameter_names[static_cast<std::size_t>(parameter)];
+    out.push_back(std::to_string(p.base.nearly_dependent.size()) +
+                  " inertial parameter(s) regrouped as if dependent (joint axes within a fraction of a degree of "
+                  "parallel; no motion identifies them apart): " +
+                  names + " (dynid analyze base-parameters MODEL lists them)");
+  }
   return out;
 }
 

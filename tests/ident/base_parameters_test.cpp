@@ -232,6 +232,52 @@ TEST(BaseParameters, PlanarDoublePendulumGroupingByHand) {
   EXPECT_EQ(unidentifiable, expected);
 }
 
+TEST(BaseParameters, NearlyParallelAxesRegroupAsParallelOnes) {
+  // A knee axis 1e-5 rad (0.0006 deg) off parallel to the hip and ankle pitch axes, as a URDF's
+  // rounded numbers or a measured geometry give it. Exactly, the shank's m c_y is then independent, but
+  // its column lies 7.5e-6 from the others' span: kept, it gives the base parameters coefficients of
+  // 1 / 7.5e-6, which no prior or least squares survives in double precision. Regrouped, the model
+  // keeps the exactly parallel knee's base parameters, and Y_base K reproduces Y to about the tilt.
+  const Model nominal = test::bundled_robot("biped16").model;
+  Model tilted = nominal;
+  const double tilt = 1e-5;
+  Body& knee = tilted.bodies[static_cast<std::size_t>(tilted.joint_index("l_knee"))];
+  knee.axis = (knee.axis + tilt * Vector3::UnitZ()).normalized();
+
+  const BaseParameters reference = compute_base_parameters(nominal);
+  const BaseParameters base = compute_base_parameters(tilted);
+  EXPECT_EQ(base.independent, reference.independent) << format_report(base);
+  ASSERT_EQ(base.nearly_dependent.size(), 1u) << format_report(base);
+  EXPECT_EQ(base.parameter_names[static_cast<std::size_t>(base.nearly_dependent[0].first)], "l_shank.mcy");
+  EXPECT_GT(base.nearly_dependent[0].second, base.rank_tolerance);
+  EXPECT_LT(base.nearly_dependent[0].second, 10 * tilt);
+  EXPECT_LT(base.K.cwiseAbs().maxCoeff(), 2 * reference.K.cwiseAbs().maxCoeff());
+  EXPECT_NE(format_report(base).find("nearly dependent:    1 regrouped"), std::string::npos);
+  Data data(tilted);
+  std::mt19937 rng(5000);
+  for (int k = 0; k < 5; ++k) {
+    const StateSample s = random_state(tilted, rng, 2.0);
+    const MatrixX Y = joint_torque_regressor(tilted, data, s.q, s.v, s.a);
+    const VectorX pi = tilted.inertial_parameters();
+    const double error = test::relative_error(base_regressor(base, Y) * base_parameter_values(base, pi), Y * pi);
+    EXPECT_LT(error, 10 * tilt) << "state " << k;
+  }
+
+  // Exact dependence only (near_dependence_tolerance 0): the shank's m c_y is its own base
+  // parameter, and the others carry it with coefficients near 1 / distance.
+  BaseParameterOptions exact;
+  exact.near_dependence_tolerance = 0.0;
+  const BaseParameters kept = compute_base_parameters(tilted, exact);
+  EXPECT_TRUE(kept.nearly_dependent.empty());
+  EXPECT_EQ(kept.num_base(), base.num_base());
+  EXPECT_GT(kept.K.cwiseAbs().maxCoeff(), 1e3 * reference.K.cwiseAbs().maxCoeff());
+  expect_reproduces_regressor(tilted, kept, 6000);
+
+  BaseParameterOptions bad;
+  bad.near_dependence_tolerance = 1.0;
+  EXPECT_THROW(compute_base_parameters(tilted, bad), std::invalid_argument);
+}
+
 TEST(BaseParameters, FloatingBodyWithOneRevoluteChildByHand) {
   // Paper 003 eqs. 11-14 for one child (axis z, origin at p = (px, 0, 0) in the base frame, R = 1):
   // the child's m is a point mass at p, its m c_z a first moment along z at p, and its I_yy an

@@ -74,6 +74,9 @@ def test_base_parameters_reproduce_the_regressor():
     assert base.num_standard == 10 * model.num_moving_bodies and 0 < base.num_base < base.num_standard
     assert len(base.names) == base.num_base and base.expression(0)
     assert base.smallest_independent_distance > 1e3 * base.rank_tolerance > base.largest_dependent_distance
+    # Exactly parallel axes: nothing regrouped by near dependence (tests/ident has a tilted knee).
+    assert base.near_dependence_tolerance == 1e-3 and base.nearly_dependent == []
+    assert dynid.base_parameters(model, near_dependence_tolerance=0).independent == base.independent
     # paper 003: for a floating base the 6 base-link equations determine the same base parameters.
     assert dynid.base_parameters(model, rows="base").independent == base.independent
     data = dynid.Data(model)

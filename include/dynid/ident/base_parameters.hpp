@@ -27,6 +27,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dynid/model/model.hpp"
@@ -56,6 +57,16 @@ struct BaseParameterOptions {
   /// columns is at most this. Structural dependencies give ~1e-14 and independent columns of the
   /// bundled robots >= 0.05 (reported per run), so the decision has decades of margin either way.
   double rank_tolerance = 1e-8;
+  /// A column farther than `rank_tolerance` from the span of the earlier independent ones but at
+  /// most this far (unit scale) is regrouped as if dependent, its beta the least-squares one: joint
+  /// axes within a fraction of a degree of parallel (a URDF's rounded rpy, a measured geometry) make
+  /// a parameter act with a weight of this order, which no motion identifies, and keeping it as its own
+  /// base parameter gives the others coefficients of 1 / distance (a knee axis 0.0006 deg off gave
+  /// 1e5) that no prior or least squares handles in double precision. The regrouping changes
+  /// Y pi by at most about this fraction of the regrouped parameter's own column. 0 (or anything up to
+  /// `rank_tolerance`) keeps every column above `rank_tolerance` independent. The bundled robots' independent columns
+  /// are >= 0.05.
+  double near_dependence_tolerance = 1e-3;
 };
 
 struct ParameterTerm {
@@ -78,6 +89,9 @@ struct BaseParameters {
   std::vector<int> independent;  ///< standard parameter of each base parameter (ascending, model order)
   std::vector<int> dependent;    ///< regrouped parameters: they act only through base parameters
   std::vector<UnidentifiableParameter> unidentifiable;  ///< parameters with an identically zero column
+  /// The regrouped parameters (a subset of `dependent`) whose column is not exactly dependent, only
+  /// within `near_dependence_tolerance` of it, with that distance (unit scale).
+  std::vector<std::pair<int, double>> nearly_dependent;
   MatrixX beta;  ///< independent x dependent: Y[:, dependent] = Y[:, independent] beta
   MatrixX K;     ///< num_base x num_standard: pi_base = K pi
   /// Per base parameter: its own parameter (coefficient 1) first, then every dependent parameter whose
@@ -88,8 +102,9 @@ struct BaseParameters {
   int num_samples = 0;
   std::uint32_t seed = 0;
   double rank_tolerance = 0.0;
+  double near_dependence_tolerance = 0.0;
   double smallest_independent_distance = 0.0;  ///< weakest accepted column (unit scale); >> tolerance
-  double largest_dependent_distance = 0.0;     ///< strongest rejected column (unit scale); << tolerance
+  double largest_dependent_distance = 0.0;     ///< strongest exactly dependent column (unit scale); << tolerance
 
   int num_standard() const { return static_cast<int>(parameter_names.size()); }
   int num_base() const { return static_cast<int>(independent.size()); }
