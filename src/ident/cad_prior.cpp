@@ -228,9 +228,11 @@ LearnedCadPrior fit_with_learned_cad_prior(const std::vector<InformationBlock>& 
     const VectorX conditional = S - (G.cwiseProduct(SKt)).rowwise().sum();
     const VectorX propagated = ((G * Sigma).cwiseProduct(G)).rowwise().sum();
     std::array<double, kCadParameterClasses> moment{};
+    out.coordinate_moves.resize(n);
     for (Eigen::Index i = 0; i < n; ++i) {
       const double second = mean[i] * mean[i] + std::max(0.0, conditional[i]) + propagated[i];
-      moment[static_cast<std::size_t>(cad_parameter_class(i))] += second / (unit_scales[i] * unit_scales[i]);
+      out.coordinate_moves[i] = second / (unit_scales[i] * unit_scales[i]);
+      moment[static_cast<std::size_t>(cad_parameter_class(i))] += out.coordinate_moves[i];
     }
     double change = 0.0;
     for (std::size_t c = 0; c < kCadParameterClasses; ++c) {
@@ -256,6 +258,26 @@ LearnedCadPrior fit_with_learned_cad_prior(const std::vector<InformationBlock>& 
   out.prior_information = prior_information_for(K, out.scales, num_offsets, offset_information);
   out.fit = fit_with_cad_prior(blocks, out.prior_information, x0, 30, out.fit.data_scale, exact);
   return out;
+}
+
+std::vector<CadParameterClass> classes_above_ceiling(const LearnedCadPrior& learned, double ceiling) {
+  std::vector<CadParameterClass> above;
+  for (int c = 0; c < kCadParameterClasses; ++c) {
+    const auto k = static_cast<std::size_t>(c);
+    if (learned.fraction[k] >= ceiling * (1.0 - 1e-9) && learned.wanted_fraction[k] > ceiling * (1.0 + 1e-9))
+      above.push_back(static_cast<CadParameterClass>(c));
+  }
+  return above;
+}
+
+std::string cad_prior_coordinate_name(const std::string& standard_name, CadPriorCoordinates coordinates) {
+  if (coordinates != CadPriorCoordinates::Com) return standard_name;
+  const std::size_t dot = standard_name.rfind('.');
+  if (dot == std::string::npos) return standard_name;
+  const std::string body = standard_name.substr(0, dot), suffix = standard_name.substr(dot + 1);
+  if (suffix.size() == 3 && suffix.rfind("mc", 0) == 0) return body + ".com_" + suffix.substr(2);
+  if (!suffix.empty() && suffix[0] == 'I') return body + "." + suffix + "_about_com";
+  return standard_name;
 }
 
 VectorX determination(const CadPriorFit& fit) {

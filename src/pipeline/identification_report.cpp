@@ -22,6 +22,18 @@ std::string learned_prior_sentence(const InertialIdentificationResult& r) {
   if (!r.cad_prior_fractions) return "";
   const auto& f = *r.cad_prior_fractions;
   auto pct = [&](CadParameterClass c) { return number(100.0 * f[static_cast<std::size_t>(c)], "%.2g") + " %"; };
+  // Classes the data wanted looser than the ceiling: said, with the coordinates that moved most.
+  std::string above;
+  for (const InertialIdentificationResult::PriorCeiling& c : r.cad_prior_above_ceiling) {
+    std::string moves;
+    for (const auto& [name, move] : c.largest_moves)
+      moves += (moves.empty() ? "" : ", ") + name + " by " + number(move, "%.2g");
+    above += std::string("The data asked for ") + number(100.0 * c.wanted, "%.2g") + " % for the " +
+             to_string(c.parameter_class) +
+             " class, more than the ceiling: errors the sensors' noise model does not "
+             "explain move it (largest moves, in body scales: " +
+             moves + "). ";
+  }
   if (r.cad_prior_coordinates == CadPriorCoordinates::Com)
     return "The prior's width was learned from the data, per class of parameter, as a fraction of each body's own "
            "scale: masses " +
@@ -29,12 +41,13 @@ std::string learned_prior_sentence(const InertialIdentificationResult& r) {
            " of the body's size, inertia about the COM " + pct(CadParameterClass::DiagonalInertia) +
            " (diagonal) and " + pct(CadParameterClass::ProductOfInertia) +
            " (products) (at most 30 %); the inertia about each joint moves with the mass and the COM "
-           "(parallel-axis theorem). ";
+           "(parallel-axis theorem). " +
+           above;
   return "The prior's width was learned from the data, per class of parameter, as a fraction of each body's own "
          "scale: masses " +
          pct(CadParameterClass::Mass) + ", first moments " + pct(CadParameterClass::FirstMoment) +
          ", diagonal inertia " + pct(CadParameterClass::DiagonalInertia) + ", products of inertia " +
-         pct(CadParameterClass::ProductOfInertia) + " (at most 30 %). ";
+         pct(CadParameterClass::ProductOfInertia) + " (at most 30 %). " + above;
 }
 
 /// A bar chart of one series: one bar per category.

@@ -1421,6 +1421,23 @@ InertialEstimate estimate_inertial_parameters(const InertialProblem& p) {
       e.cad_scales = std::move(learned.scales);
       e.prior_information = std::move(learned.prior_information);
       e.cad_prior_fractions = learned.fraction;
+      e.cad_prior_wanted_fractions = learned.wanted_fraction;
+      // A class the data wanted looser than the ceiling: which coordinates moved it, largest first.
+      const std::vector<std::string> standard_names = model.parameter_names();
+      for (CadParameterClass c : classes_above_ceiling(learned, o.cad_prior_fraction)) {
+        InertialIdentificationResult::PriorCeiling ceiling{c, learned.wanted_fraction[static_cast<std::size_t>(c)], {}};
+        std::vector<Eigen::Index> members;
+        for (Eigen::Index i = 0; i < learned.coordinate_moves.size(); ++i)
+          if (cad_parameter_class(i) == c) members.push_back(i);
+        std::sort(members.begin(), members.end(), [&](Eigen::Index a, Eigen::Index b) {
+          return learned.coordinate_moves[a] > learned.coordinate_moves[b];
+        });
+        for (std::size_t k = 0; k < std::min<std::size_t>(3, members.size()); ++k)
+          ceiling.largest_moves.emplace_back(
+              cad_prior_coordinate_name(standard_names[static_cast<std::size_t>(members[k])], p.cad_coordinates),
+              std::sqrt(learned.coordinate_moves[members[k]]));
+        e.cad_prior_above_ceiling.push_back(std::move(ceiling));
+      }
     } else {
       e.cad_prior = fit_with_cad_prior(information, p.prior_information, p.prior_mean, 30, 1.0, weighed);
       e.cad_scales = p.cad_scales;
@@ -1633,6 +1650,8 @@ InertialIdentificationResult identified_parameters(const InertialProblem& p, con
     r.held_at_cad = static_cast<int>(e.kept_at_cad.size());
     r.held_below = o.keep_below;
     r.cad_prior_fractions = e.cad_prior_fractions;
+    r.cad_prior_wanted_fractions = e.cad_prior_wanted_fractions;
+    r.cad_prior_above_ceiling = e.cad_prior_above_ceiling;
     r.cad_prior_coordinates = p.cad_coordinates;
     r.prior_std = e.cad_prior->prior_variance.tail(nx).cwiseSqrt();
     r.determination = determination(*e.cad_prior).tail(nx);
@@ -2085,6 +2104,20 @@ void validate_identification(const InertialProblem& p, const Model* truth, Inert
     r.torque_rms_without_friction = r.without_friction_rms->torque;
   }
   r.warnings.clear();
+  // The learned prior's ceiling already allows a CAD error of its fraction of every body's scale;
+  // data that ask for more move some parameters by more than any CAD model is off, which errors
+  // of the sensors or unknowns that leave these parameters to such errors do (ident/cad_prior.hpp).
+  for (const InertialIdentificationResult::PriorCeiling& c : r.cad_prior_above_ceiling) {
+    std::string moves;
+    for (const auto& [name, move] : c.largest_moves)
+      moves += (moves.empty() ? "" : ", ") + name + " " + format_fixed(move, 2);
+    r.warnings.push_back(std::string("CAD prior: the data moved the ") + to_string(c.parameter_class) + " class by " +
+                         format_fixed(100.0 * c.wanted, 0) + " % of each body's scale (RMS), more than the " +
+                         format_fixed(100.0 * o.cad_prior_fraction, 0) +
+                         " % the prior allows; largest moves in body scales: " + moves +
+                         ". Errors the sensors' noise model does not explain pull these parameters (check the "
+                         "sensors' calibration and clocks; compare them with the CAD model before using them)");
+  }
   const auto worse = [&](const char* what, const char* unit, double nominal, double identified) {
     if (identified > nominal)
       r.warnings.push_back(std::string("held-out ") + what + " RMS: identified " + format_fixed(identified, 3) + " " +
@@ -2238,6 +2271,20 @@ std::string inertial_summary_json(const InertialProblem& p, const InertialIdenti
       for (int c = 0; c < kCadParameterClasses; ++c)
         learned[to_string(static_cast<CadParameterClass>(c))] = (*r.cad_prior_fractions)[static_cast<std::size_t>(c)];
       j["cad_prior"]["learned_fraction"] = learned;
+    }
+    if (r.cad_prior_wanted_fractions) {
+      json wanted;
+      for (int c = 0; c < kCadParameterClasses; ++c)
+        wanted[to_string(static_cast<CadParameterClass>(c))] =
+            (*r.cad_prior_wanted_fractions)[static_cast<std::size_t>(c)];
+      j["cad_prior"]["wanted_fraction"] = wanted;
+      json above = json::array();
+      for (const InertialIdentificationResult::PriorCeiling& c : r.cad_prior_above_ceiling) {
+        json moves = json::array();
+        for (const auto& [name, move] : c.largest_moves) moves.push_back({{"coordinate", name}, {"move", move}});
+        above.push_back({{"class", to_string(c.parameter_class)}, {"wanted", c.wanted}, {"largest_moves", moves}});
+      }
+      j["cad_prior"]["above_ceiling"] = above;
     }
   } else {
     j["prior"] = r.prior;

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 
 #include "support/test_models.hpp"
@@ -21,8 +23,9 @@ struct DrawnFromThePrior {
   MatrixX K = MatrixX::Identity(n, n);  // every standard parameter a base parameter
   std::vector<InformationBlock> blocks;
 
+  /// `outliers`: (parameter, move in its unit scale) added to the drawn CAD errors.
   DrawnFromThePrior(const std::array<double, kCadParameterClasses>& fraction, double noise_level, unsigned seed,
-                    bool only_masses_excited = false) {
+                    bool only_masses_excited = false, const std::vector<std::pair<int, double>>& outliers = {}) {
     std::mt19937 rng(seed);
     std::normal_distribution<double> g(0.0, 1.0);
     std::uniform_real_distribution<double> u(0.5, 2.0);
@@ -31,6 +34,7 @@ struct DrawnFromThePrior {
     pi_true = pi_nominal;
     for (Eigen::Index i = 0; i < n; ++i)
       pi_true[i] += fraction[static_cast<std::size_t>(cad_parameter_class(i))] * unit_scales[i] * g(rng);
+    for (const auto& [i, move] : outliers) pi_true[i] += move * unit_scales[i];
     const double sigma = 0.01;
     for (int b = 0; b < 20; ++b) {
       MatrixX A(60, n);
@@ -130,6 +134,39 @@ TEST(CadPrior, ClassesTheDataDoNotSeeKeepTheInitialScaleAndADataErrorCannotLoose
     EXPECT_NEAR(b.fraction[c], 0.3, 1e-12);
     EXPECT_NEAR(b.wanted_fraction[c], 0.6, 0.2);
   }
+}
+
+TEST(CadPrior, AClassTheDataWantLooserThanTheCeilingNamesTheCoordinatesThatMovedIt) {
+  // First moments off CAD by 2 % of their scale, but two of them by 3 scales (a biased sensor pulls
+  // two parameters): the class's RMS move is sqrt(2 * 9 / 60) = 0.55 > 0.3.
+  const int a = 10 * 4 + 2, b = 10 * 11 + 3;  // body 4's mc_y, body 11's mc_z
+  const DrawnFromThePrior problem({0.1, 0.02, 0.05, 0.01}, 1.0, 5, false, {{a, 3.0}, {b, -3.0}});
+  const LearnedCadPrior learned =
+      fit_with_learned_cad_prior(problem.blocks, problem.K, problem.unit_scales, problem.K * problem.pi_nominal, 0);
+  const std::vector<CadParameterClass> above = classes_above_ceiling(learned, 0.3);
+  ASSERT_EQ(above.size(), 1u);
+  EXPECT_EQ(above[0], CadParameterClass::FirstMoment);
+  EXPECT_NEAR(learned.wanted_fraction[1], std::sqrt(18.0 / 60.0), 0.1);
+  // The two largest moves of the class are the two outliers, each about 3 scales.
+  std::vector<Eigen::Index> order;
+  for (Eigen::Index i = 0; i < learned.coordinate_moves.size(); ++i)
+    if (cad_parameter_class(i) == CadParameterClass::FirstMoment) order.push_back(i);
+  std::sort(order.begin(), order.end(),
+            [&](Eigen::Index x, Eigen::Index y) { return learned.coordinate_moves[x] > learned.coordinate_moves[y]; });
+  EXPECT_EQ(std::min(order[0], order[1]), a);
+  EXPECT_EQ(std::max(order[0], order[1]), b);
+  EXPECT_NEAR(std::sqrt(learned.coordinate_moves[a]), 3.0, 0.3);
+  EXPECT_NEAR(std::sqrt(learned.coordinate_moves[b]), 3.0, 0.3);
+  EXPECT_LT(std::sqrt(learned.coordinate_moves[order[2]]), 0.3);
+  // The classes within the ceiling are not reported, whatever they learned.
+  for (std::size_t c : {0u, 2u, 3u}) EXPECT_LT(learned.wanted_fraction[c], 0.3);
+}
+
+TEST(CadPrior, CoordinateNamesFollowThePriorsFrame) {
+  EXPECT_EQ(cad_prior_coordinate_name("thigh.mcy", CadPriorCoordinates::Com), "thigh.com_y");
+  EXPECT_EQ(cad_prior_coordinate_name("thigh.Ixz", CadPriorCoordinates::Com), "thigh.Ixz_about_com");
+  EXPECT_EQ(cad_prior_coordinate_name("thigh.m", CadPriorCoordinates::Com), "thigh.m");
+  EXPECT_EQ(cad_prior_coordinate_name("thigh.mcy", CadPriorCoordinates::Origin), "thigh.mcy");
 }
 
 TEST(CadPrior, KeepAtCadHoldsWhatTheDataDoNotSeeAndConditionsTheRest) {

@@ -25,6 +25,7 @@
 
 #include <array>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "dynid/ident/streaming_least_squares.hpp"
@@ -137,6 +138,10 @@ struct LearnedCadPrior {
   /// What the data asked for in the last step before the ceiling (the initial fraction): above it,
   /// errors of the data that their noise model does not explain.
   std::array<double, kCadParameterClasses> wanted_fraction{};
+  /// Each prior coordinate's posterior E[dp_i^2] / s_i^2 in the last step, s_i its unit scale: how
+  /// far, in its body's own scale, the data moved it (squared). Which coordinates drove a class's
+  /// wanted fraction above the ceiling.
+  VectorX coordinate_moves;
   VectorX scales;             ///< the learned prior standard deviation of each prior coordinate
   MatrixX prior_information;  ///< on the unknowns (zero rows and columns for the offsets)
   int iterations = 0;
@@ -149,6 +154,14 @@ LearnedCadPrior fit_with_learned_cad_prior(const std::vector<InformationBlock>& 
                                            Eigen::Index num_offsets, double initial_fraction = 0.3,
                                            int max_iterations = 200, const VectorX& offset_information = {},
                                            const InformationBlock& exact = {});
+
+/// The classes whose wanted fraction exceeds the ceiling (the fraction they were held at, within
+/// 1e-9): the data asked for a looser prior than `ceiling` allows.
+std::vector<CadParameterClass> classes_above_ceiling(const LearnedCadPrior& learned, double ceiling);
+
+/// A prior coordinate's name from its standard parameter's (Model::parameter_names, "thigh.mcx"):
+/// with Com coordinates "thigh.com_x", "thigh.Ixx_about_com"; with Origin coordinates unchanged.
+std::string cad_prior_coordinate_name(const std::string& standard_name, CadPriorCoordinates coordinates);
 
 /// Share of a parameter's prior variance the data removed: 1 - posterior / prior (0: kept at CAD,
 /// 1: determined by the motion). 1 for unknowns without a prior.

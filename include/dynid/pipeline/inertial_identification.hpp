@@ -399,6 +399,16 @@ struct InertialIdentificationResult {
   UnexplainedResidual unexplained;
   /// With a learned CAD prior scale: the fraction of each class (ident/cad_prior.hpp).
   std::optional<std::array<double, kCadParameterClasses>> cad_prior_fractions;
+  /// What the data asked for per class in the last step, before the ceiling (options.cad_prior_fraction).
+  std::optional<std::array<double, kCadParameterClasses>> cad_prior_wanted_fractions;
+  /// A class whose wanted fraction exceeds the ceiling, and the prior coordinates that moved most:
+  /// name (cad_prior_coordinate_name) and move in the body's own scale (root of E[dp^2] / s^2).
+  struct PriorCeiling {
+    CadParameterClass parameter_class = CadParameterClass::Mass;
+    double wanted = 0.0;
+    std::vector<std::pair<std::string, double>> largest_moves;
+  };
+  std::vector<PriorCeiling> cad_prior_above_ceiling;
   CadPriorCoordinates cad_prior_coordinates = CadPriorCoordinates::Origin;  ///< where the fractions apply
   /// Noise in the accelerations the data path derived (the IMU's through its filters), as it reaches
   /// the rows: the base's linear [m/s^2] and angular [rad/s^2] acceleration, and whether the fit took
@@ -523,6 +533,8 @@ struct InertialEstimate {
   VectorX cad_scales;
   MatrixX prior_information;
   std::optional<std::array<double, kCadParameterClasses>> cad_prior_fractions;
+  std::optional<std::array<double, kCadParameterClasses>> cad_prior_wanted_fractions;
+  std::vector<InertialIdentificationResult::PriorCeiling> cad_prior_above_ceiling;
   std::optional<ParallelFilterUse> parallel_filter;  ///< when the training equations were filtered
   /// With options.torque_gain_std: each unknown's standard deviation from the sensors' gain errors
   /// alone (already in solution.standard_deviation); empty otherwise.
