@@ -71,7 +71,7 @@ void one_of(const std::string& value, std::initializer_list<const char*> allowed
 StaticPipelineOptions static_options(double total_mass, const std::vector<std::string>& segments, double cutoff,
                                      const std::string& truth, double heldout_fraction, const std::string& pose_source,
                                      const std::string& windows, const std::string& prior, bool calibrate_markers,
-                                     bool calibrate_plates, bool align_time) {
+                                     bool calibrate_plates, bool align_time, bool zero_plates) {
   positive(total_mass, "total_mass", " (kg)");
   positive(cutoff, "cutoff", " (Hz)");
   if (!(heldout_fraction >= 0.0 && heldout_fraction <= 0.95))
@@ -91,6 +91,7 @@ StaticPipelineOptions static_options(double total_mass, const std::vector<std::s
   o.calibrate_markers = calibrate_markers;
   o.calibrate_plates = calibrate_plates;
   o.align_time = align_time;
+  o.zero_plates = zero_plates;
   return o;
 }
 
@@ -206,9 +207,10 @@ void bind_papers(py::module_& m) {
          double cutoff, const std::string& truth, double heldout_fraction, const std::string& pose_source,
          const std::string& windows, const std::string& prior, bool calibrate_markers, bool calibrate_plates,
          bool align_time, const std::vector<std::string>& plates, const std::string& plate_layout,
-         const std::string& plates_unit, const std::string& up) {
-        StaticPipelineOptions o = static_options(total_mass, segments, cutoff, truth, heldout_fraction, pose_source,
-                                                 windows, prior, calibrate_markers, calibrate_plates, align_time);
+         const std::string& plates_unit, const std::string& up, bool zero_plates) {
+        StaticPipelineOptions o =
+            static_options(total_mass, segments, cutoff, truth, heldout_fraction, pose_source, windows, prior,
+                           calibrate_markers, calibrate_plates, align_time, zero_plates);
         const C3dImportOptions trial_plates = trial_plate_options(plates, plate_layout, plates_unit, up);
         const std::vector<std::string> paths = std::holds_alternative<std::string>(data)
                                                    ? std::vector<std::string>{std::get<std::string>(data)}
@@ -247,7 +249,7 @@ void bind_papers(py::module_& m) {
       py::arg("windows") = "detect", py::arg("prior") = "scaled", py::arg("calibrate_markers") = false,
       py::arg("calibrate_plates") = false, py::arg("align_time") = false,
       py::arg("plates") = std::vector<std::string>{}, py::arg("plate_layout") = "", py::arg("plates_unit") = "",
-      py::arg("up") = "z",
+      py::arg("up") = "z", py::arg("zero_plates") = false,
       R"(Segment masses and centres of mass from static poses (paper 000), as
 `dynid identify static MODEL DATA --total-mass KG --out OUT` (docs/identification-static.md).
 
@@ -261,7 +263,8 @@ its low-pass). truth: the true URDF of a simulation (per-segment errors). heldou
 held out (0.25: every 4th). pose_source "markers" | "encoders"; windows "detect" | "segments";
 prior "scaled" | "nominal"; calibrate_markers; calibrate_plates (the plates' crosstalk from the
 poses, removed from them and from validate's plates); align_time (validate's plates read on its
-markers' clock). With out: writes summary.json, the updated URDF and
+markers' clock); zero_plates (each plate's zero, offset and drift, from the windows where it carries
+no foot, as --zero-plates). With out: writes summary.json, the updated URDF and
 report.html there (an existing out is replaced only if it holds an earlier output of the command).
 Returns a StaticIdentification (summary dict, identified_model, segments, poses, GCOM errors).)");
 
@@ -515,9 +518,10 @@ void bind_static_stages(py::module_& m) {
       [](const std::string& model, const std::string& data, double total_mass, const std::vector<std::string>& segments,
          const std::string& validate, double cutoff, const std::string& truth, double heldout_fraction,
          const std::string& pose_source, const std::string& windows, const std::string& prior, bool calibrate_markers,
-         bool calibrate_plates, bool align_time) {
-        StaticPipelineOptions o = static_options(total_mass, segments, cutoff, truth, heldout_fraction, pose_source,
-                                                 windows, prior, calibrate_markers, calibrate_plates, align_time);
+         bool calibrate_plates, bool align_time, bool zero_plates) {
+        StaticPipelineOptions o =
+            static_options(total_mass, segments, cutoff, truth, heldout_fraction, pose_source, windows, prior,
+                           calibrate_markers, calibrate_plates, align_time, zero_plates);
         o.validate = validate;
         py::gil_scoped_release release;
         auto p = std::make_shared<StaticProblem>(model, data, o);
@@ -534,7 +538,7 @@ void bind_static_stages(py::module_& m) {
       py::arg("segments") = std::vector<std::string>{}, py::arg("validate") = "", py::arg("cutoff") = 4.0,
       py::arg("truth") = "", py::arg("heldout_fraction") = 0.25, py::arg("pose_source") = "markers",
       py::arg("windows") = "detect", py::arg("prior") = "scaled", py::arg("calibrate_markers") = false,
-      py::arg("calibrate_plates") = false, py::arg("align_time") = false,
+      py::arg("calibrate_plates") = false, py::arg("align_time") = false, py::arg("zero_plates") = false,
       R"(`dynid identify static` (paper 000) stage by stage, as run_static_identification chains them
 (pipeline/static_pipeline.hpp): loads the robot, the recording (a data set, or a lab's C3D/TRC
 trial, imported) and the truth, and checks the recording has markers and plates. The options are

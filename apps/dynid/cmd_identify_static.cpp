@@ -1,7 +1,7 @@
 // dynid identify static MODEL DATA|TRIALS... --total-mass KG [--plates GRF.mot... --plate-layout LAYOUT
 //   [--plates-unit m|mm] [--up y]] [--segments a,b] [--validate DATA] [--truth URDF]
 //   [--heldout-fraction F] [--pose-source markers|encoders] [--windows detect|segments]
-//   [--prior scaled|nominal] [--calibrate-markers] [--calibrate-plates] [--align-time] --out DIR
+//   [--prior scaled|nominal] [--calibrate-markers] [--zero-plates] [--calibrate-plates] [--align-time] --out DIR
 // Masses and centres of mass from static poses (paper 000): pipeline/static_pipeline.hpp.
 
 #include <cctype>
@@ -72,6 +72,15 @@ int run(IdentifyStaticArgs a) {
                             format_fixed(r.plate_clock->correlation, 3) + "), applied"
                       : r.plate_clock->warning)
               << "\n";
+  if (r.plate_zero)
+    for (const PlateZero& z : r.plate_zero->plates)
+      if (z.windows > 0)
+        std::cout << "plate zero: " << z.plate << " from " << z.windows << " unloaded windows ("
+                  << format_fixed(z.unloaded_s, 1) << " s): Fz " << format_fixed(z.offset[2], 2) << " N at the start, "
+                  << (z.drift_estimated ? format_fixed(60.0 * z.drift_per_s[2], 2) + " N/min drift"
+                                        : std::string("no drift estimated"))
+                  << " (summary.json plate_zero)\n";
+  for (const std::string& w : r.warnings) std::cerr << "warning: " << w << "\n";
   if (r.plate_calibration)
     std::cout << "plate calibration: the plates' summed horizontal force at rest, RMS over "
               << r.plate_calibration->poses << " poses, " << format_fixed(r.plate_calibration->rms_before_n.norm(), 2)
@@ -119,6 +128,10 @@ void add_identify_static(CLI::App& identify, Action& action) {
       ->check(CLI::IsMember({"scaled", "nominal"}));
   cmd->add_flag("--calibrate-markers", a->options.calibrate_markers,
                 "Calibrate where each marker sits on its body from the poses first (not a body's rigid shift)");
+  cmd->add_flag("--zero-plates", a->options.zero_plates,
+                "Zero each force plate from the windows where it carries no foot (under 20 N for 0.5 s: poses on "
+                "one foot), its offset and drift, before anything reads the plates; also --validate's plates "
+                "where they have such windows");
   cmd->add_flag("--calibrate-plates", a->options.calibrate_plates,
                 "Calibrate the force plates' crosstalk from the vertical into the horizontal force channels from "
                 "the static poses (standing still, the horizontal forces sum to zero) and remove it, also from "

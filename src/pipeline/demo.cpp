@@ -139,14 +139,16 @@ StaticDemo run_static_demo(const DemoOptions& o) {
   // Markers mounted off the sidecar: calibrate their mounts from the poses, as a user would.
   options.calibrate_markers = perturbation_enabled(o.perturbations, "markers");
   options.calibrate_plates = perturbation_enabled(o.perturbations, "force-plates");
+  // Their zero drifts over the session: zero them where a foot is lifted from them.
+  options.zero_plates = options.calibrate_plates;
   // The plates and the markers on their own clocks: align the squat's plates to its markers.
   options.align_time = perturbation_enabled(o.perturbations, "time");
   const std::string out = o.out_dir + "/adult_static";
   announce(o, "identify static adult_humanoid " + poses.out_dir + " --total-mass " +
                   format_fixed(options.total_mass, 3) + (options.calibrate_markers ? " --calibrate-markers" : "") +
+                  (options.zero_plates ? " --zero-plates" : "") +
                   (options.calibrate_plates ? " --calibrate-plates" : "") +
-                  (options.align_time ? " --align-time --validate-clocks training" : "") + " --validate " +
-                  squat.out_dir + " -> " + out);
+                  (options.align_time ? " --align-time" : "") + " --validate " + squat.out_dir + " -> " + out);
   demo.identification = run_static_identification(adult, poses.out_dir, options);
   write_static_identification(demo.identification, adult, out);
   demo.report = std::filesystem::absolute(out + "/report.html").string();

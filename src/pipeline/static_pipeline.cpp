@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "dynid/core/atomic_file.hpp"
+#include "dynid/core/number_format.hpp"
 #include "dynid/data/input_checks.hpp"
 #include "dynid/data/lab_motion.hpp"
 #include "dynid/data/lab_recording.hpp"
@@ -154,12 +155,25 @@ void measure_static_poses(const Robot& robot, const LabRecording& rec, const Sta
   // The plates' crosstalk from the poses themselves (standing still, the horizontal forces sum to
   // zero), removed before the centres of pressure are taken; validation removes it too.
   out.plate_calibration.reset();
+  out.plate_zero.reset();
   std::optional<LabRecording> calibrated;
+  if (options.zero_plates) {
+    // First the plates' zero (a drifting zero would read as crosstalk and as centres of pressure).
+    out.plate_zero = estimate_plate_zero(rec);
+    for (const PlateZero& z : out.plate_zero->plates)
+      if (z.windows == 0)
+        out.warnings.push_back("plate zero: " + z.plate + " never carries less than " +
+                               format_fixed(out.plate_zero->options.unloaded_below_n, 0) + " N for " +
+                               format_fixed(out.plate_zero->options.min_window_s, 1) +
+                               " s in the poses: its zero is left as recorded (zero it unloaded before the session)");
+    calibrated = rec;
+    remove_plate_zero(*out.plate_zero, *calibrated);
+  }
   if (options.calibrate_plates) {
     std::vector<std::pair<double, double>> spans;
     for (const StaticWindow& w : windows.windows) spans.emplace_back(w.start, w.end);
-    out.plate_calibration = calibrate_plate_crosstalk(rec, spans);
-    calibrated = rec;
+    out.plate_calibration = calibrate_plate_crosstalk(calibrated ? *calibrated : rec, spans);
+    if (!calibrated) calibrated = rec;
     remove_plate_crosstalk(*out.plate_calibration, *calibrated);
   }
   const LabRecording& plates = calibrated ? *calibrated : rec;
@@ -308,7 +322,13 @@ void validate_static_identification(const Robot& robot, const Model* truth, cons
   LabRecording rec = read_lab_recording(options.validate);
   const bool encoders = options.pose_source == PoseSource::Encoders;
   require_markers_and_plates(rec, encoders);
-  // The same plates as the poses' (one lab session): their calibration applies.
+  // Its own zero where it has unloaded windows (its clock and drift start anew), then the same
+  // plates' crosstalk as the poses' (one lab session).
+  out.validation_plate_zero.reset();
+  if (options.zero_plates) {
+    out.validation_plate_zero = estimate_plate_zero(rec);
+    remove_plate_zero(*out.validation_plate_zero, rec);
+  }
   if (out.plate_calibration) remove_plate_crosstalk(*out.plate_calibration, rec);
   const MarkerConfigurations configurations = solve_marker_configurations(model, rec, encoders);
   const SampledMotion motion =
@@ -427,6 +447,23 @@ nlohmann::json static_summary_json(const Robot& robot, const std::string& data, 
                                {"ik_rms_mm_after", 1e3 * c.rms_after},
                                {"rounds", c.rounds}};
   }
+  s["plate_zero"] = nullptr;
+  if (out.plate_zero) {
+    auto plates_json = [](const PlateZeroing& z) {
+      json j = json::object();
+      for (const PlateZero& p : z.plates)
+        j[p.plate] = {
+            {"windows", p.windows},     {"unloaded_s", p.unloaded_s},         {"drift_estimated", p.drift_estimated},
+            {"offset", vec6(p.offset)}, {"drift_per_s", vec6(p.drift_per_s)}, {"residual_rms", vec6(p.residual_rms)}};
+      return j;
+    };
+    s["plate_zero"] = {{"unloaded_below_n", out.plate_zero->options.unloaded_below_n},
+                       {"min_window_s", out.plate_zero->options.min_window_s},
+                       {"axes", {"Fx", "Fy", "Fz", "Tx", "Ty", "Tz"}},
+                       {"plates", plates_json(*out.plate_zero)},
+                       {"validation", out.validation_plate_zero ? plates_json(*out.validation_plate_zero) : json()}};
+  }
+  s["warnings"] = out.warnings;
   s["plate_calibration"] = nullptr;
   if (out.plate_calibration) {
     const PlateCrosstalkCalibration& c = *out.plate_calibration;

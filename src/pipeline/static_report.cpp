@@ -94,6 +94,36 @@ std::string static_identification_report(const StaticPipelineResult& r, const Ro
       "(the prior around the mass-scaled model decides them): " +
       (unobs.empty() ? std::string("none") : unobs) + ".");
 
+  for (const std::string& w : r.warnings) page.paragraph("Warning: " + w + ".");
+  if (r.plate_zero) {
+    page.heading("Force-plate zero (from the windows where a plate carries no foot)");
+    page.paragraph(
+        "A plate carrying less than " + fmt(r.plate_zero->options.unloaded_below_n, 0) + " N for at least " +
+        fmt(r.plate_zero->options.min_window_s, 1) +
+        " s reads its own zero; a line through those readings is each channel's offset and drift, removed from "
+        "every sample before the poses, the crosstalk and the validation read the plates.");
+    ReportTable zeros{"Zero per plate (offset at the recording's start; drift per minute)",
+                      {"recording", "plate", "windows", "unloaded [s]", "Fx, Fy, Fz [N]", "Tx, Ty, Tz [N m]",
+                       "Fz drift [N/min]", "Tx, Ty drift [N m/min]"},
+                      {}};
+    auto rows = [&](const char* recording, const PlateZeroing& zero) {
+      for (const PlateZero& z : zero.plates) {
+        if (z.windows == 0) {
+          zeros.rows.push_back({recording, z.plate, "0", "0", "left as recorded", "", "", ""});
+          continue;
+        }
+        const Vector6 d = 60.0 * z.drift_per_s;
+        zeros.rows.push_back({recording, z.plate, std::to_string(z.windows), fmt(z.unloaded_s, 1),
+                              fmt(z.offset[0], 2) + ", " + fmt(z.offset[1], 2) + ", " + fmt(z.offset[2], 2),
+                              fmt(z.offset[3], 3) + ", " + fmt(z.offset[4], 3) + ", " + fmt(z.offset[5], 3),
+                              z.drift_estimated ? fmt(d[2], 3) : "not estimated",
+                              z.drift_estimated ? fmt(d[3], 4) + ", " + fmt(d[4], 4) : "not estimated"});
+      }
+    };
+    rows("poses", *r.plate_zero);
+    if (r.validation_plate_zero) rows("validation", *r.validation_plate_zero);
+    page.table(zeros);
+  }
   if (r.plate_calibration) {
     const PlateCrosstalkCalibration& c = *r.plate_calibration;
     page.heading("Force-plate crosstalk (calibrated from the poses)");

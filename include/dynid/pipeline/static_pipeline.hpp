@@ -16,6 +16,7 @@
 
 #include "dynid/data/lab_recording.hpp"
 #include "dynid/data/plate_crosstalk_calibration.hpp"
+#include "dynid/data/plate_zero.hpp"
 #include "dynid/data/residual_wrench.hpp"
 #include "dynid/data/time_alignment.hpp"
 #include "dynid/ident/static_identification.hpp"
@@ -48,6 +49,10 @@ struct StaticPipelineOptions {
   /// Calibrate the force plates' vertical-to-horizontal crosstalk from the static poses and remove
   /// it from the poses' and the validation motion's plates (data/plate_crosstalk_calibration.hpp).
   bool calibrate_plates = false;
+  /// Zero each force plate from the windows where it carries no foot (offset and drift,
+  /// data/plate_zero.hpp), in the poses and, where it has such windows, the validation motion;
+  /// before the crosstalk calibration.
+  bool zero_plates = false;
   /// Validation: the plates run on their own clock; estimate its offset against the markers' (the
   /// plates' total force against the limbs' COM accelerations of the markers' configurations) and
   /// read the plates on the markers' clock (data/time_alignment.hpp).
@@ -72,6 +77,9 @@ struct StaticPipelineResult {
   double gcom_noise_m = 0.0;  ///< RMS over the fitted poses of their means' standard error [m]
   std::optional<MarkerMountCalibration> marker_calibration;    ///< with options.calibrate_markers
   std::optional<PlateCrosstalkCalibration> plate_calibration;  ///< with options.calibrate_plates
+  std::optional<PlateZeroing> plate_zero;                      ///< with options.zero_plates: the poses' plates
+  std::optional<PlateZeroing> validation_plate_zero;           ///< with options.zero_plates and a validation
+  std::vector<std::string> warnings;                           ///< named in summary.json "warnings" and the report
   std::vector<std::string> marker_names;                       ///< the IK's markers, in its order
   bool validated = false;
   ResidualWrench residual_nominal, residual_identified;
