@@ -98,7 +98,7 @@ StaticPipelineOptions static_options(double total_mass, const std::vector<std::s
 /// izmp's method keyword options, checked as the command line's option parser checks them.
 IzmpSettings izmp_settings(const std::string& method, const std::string& angular_acceleration, py::handle acd_rate,
                            double bus_rate, const std::string& differences, py::handle ground_normal, py::handle slope,
-                           bool bus_period_mean, py::handle inertial_noise) {
+                           bool bus_period_mean, double smoothing_ms, py::handle inertial_noise) {
   IzmpSettings settings;
   one_of(method, {"mr-ad", "ir-md"}, "method");
   one_of(angular_acceleration, {"accelerometers", "gyro"}, "angular_acceleration");
@@ -110,6 +110,9 @@ IzmpSettings izmp_settings(const std::string& method, const std::string& angular
   positive(bus_rate, "bus_rate", " (Hz)");
   settings.bus_rate_hz = bus_rate;
   settings.bus_period_mean = bus_period_mean;
+  if (!(smoothing_ms >= 0.0) || !std::isfinite(smoothing_ms))
+    throw py::value_error("smoothing_ms: expected a finite number >= 0 [ms]");
+  settings.smoothing_window_s = 1e-3 * smoothing_ms;
   const std::optional<double> slope_deg = optional_number(slope, "slope", false);
   if (!ground_normal.is_none() && slope_deg)
     throw py::value_error("ground_normal: give ground_normal or slope, not both");
@@ -356,20 +359,21 @@ ActuatorIdentification (summary dict, actuator_yaml, ilc_errors).)");
       [](const std::string& model, const std::string& data, const std::optional<std::string>& out,
          const std::string& method, const std::string& angular_acceleration, py::handle acd_rate, double bus_rate,
          const std::string& differences, py::handle ground_normal, py::handle slope, const std::string& inertia_from,
-         bool bus_period_mean, py::handle inertial_noise) {
+         bool bus_period_mean, double smoothing_ms, py::handle inertial_noise) {
         IzmpOptions o;
         o.model = model;
         o.data = data;
         o.inertia_from = inertia_from;
         o.settings = izmp_settings(method, angular_acceleration, acd_rate, bus_rate, differences, ground_normal, slope,
-                                   bus_period_mean, inertial_noise);
+                                   bus_period_mean, smoothing_ms, inertial_noise);
         return run_and_write(
             out, "izmp", [&] { return std::make_shared<IzmpResult>(run_izmp(o)); }, write_izmp_outputs);
       },
       py::arg("model"), py::arg("data"), py::kw_only(), py::arg("out") = py::none(), py::arg("method") = "mr-ad",
       py::arg("angular_acceleration") = "accelerometers", py::arg("acd_rate") = py::none(), py::arg("bus_rate") = 125.0,
       py::arg("differences") = "central", py::arg("ground_normal") = py::none(), py::arg("slope") = py::none(),
-      py::arg("inertia_from") = "", py::arg("bus_period_mean") = false, py::arg("inertial_noise") = py::none(),
+      py::arg("inertia_from") = "", py::arg("bus_period_mean") = false, py::arg("smoothing_ms") = 0.0,
+      py::arg("inertial_noise") = py::none(),
       R"(The imaginary ZMP and contact wrench from on-board sensors (paper 001), as
 `dynid izmp MODEL DATA --out OUT` (docs/robust-inverse-dynamics.md).
 
@@ -379,7 +383,8 @@ model: URDF/MJCF path or bundled robot (its sidecar: IMU, accelerometers, soles)
 rate [Hz] (None: the encoders'); bus_rate: field-bus rate [Hz], one IZMP per period; differences
 "central" | "backward"; ground_normal: 3 numbers in world, or slope [deg] about world y (uphill
 along +x) (None: the stance soles' normal); inertia_from: URDF whose inertias replace the model's;
-bus_period_mean; inertial_noise: seed of the study's white noise added to noise-free inertial
+bus_period_mean; smoothing_ms: every ACD-rate value averaged over this window [ms] centred on the
+bus sample (--smoothing-ms); inertial_noise: seed of the study's white noise added to noise-free inertial
 sensors. With out: writes izmp.csv, summary.json, report.html there. Returns an Izmp (summary
 dict, series, reference).)");
 }
@@ -637,7 +642,8 @@ using IzmpSeriesPtr = std::shared_ptr<IzmpSeries>;
 
 const char* kSettingsDoc = R"(method "mr-ad" | "ir-md"; angular_acceleration "accelerometers" | "gyro";
 acd_rate [Hz] (None: the encoders'); bus_rate [Hz]; differences "central" | "backward";
-ground_normal (3, world) or slope [deg]; bus_period_mean; inertial_noise (seed): izmp's options.)";
+ground_normal (3, world) or slope [deg]; bus_period_mean; smoothing_ms (every ACD-rate value averaged
+over this window centred on the bus sample, --smoothing-ms); inertial_noise (seed): izmp's options.)";
 
 }  // namespace
 
@@ -710,16 +716,17 @@ izmp_relative_error, physical_zmp_rms_mm, inside_support_fraction: what izmp() r
       "evaluate_izmp",
       [](const IzmpRecordingPtr& r, const std::string& method, const std::string& angular_acceleration,
          py::handle acd_rate, double bus_rate, const std::string& differences, py::handle ground_normal,
-         py::handle slope, bool bus_period_mean, py::handle inertial_noise) {
-        const IzmpSettings settings = izmp_settings(method, angular_acceleration, acd_rate, bus_rate, differences,
-                                                    ground_normal, slope, bus_period_mean, inertial_noise);
+         py::handle slope, bool bus_period_mean, double smoothing_ms, py::handle inertial_noise) {
+        const IzmpSettings settings =
+            izmp_settings(method, angular_acceleration, acd_rate, bus_rate, differences, ground_normal, slope,
+                          bus_period_mean, smoothing_ms, inertial_noise);
         py::gil_scoped_release release;
         return std::make_shared<IzmpSeries>(evaluate_izmp(*r->robot, r->recording, settings));
       },
       py::arg("recording"), py::kw_only(), py::arg("method") = "mr-ad",
       py::arg("angular_acceleration") = "accelerometers", py::arg("acd_rate") = py::none(), py::arg("bus_rate") = 125.0,
       py::arg("differences") = "central", py::arg("ground_normal") = py::none(), py::arg("slope") = py::none(),
-      py::arg("bus_period_mean") = false, py::arg("inertial_noise") = py::none(),
+      py::arg("bus_period_mean") = false, py::arg("smoothing_ms") = 0.0, py::arg("inertial_noise") = py::none(),
       (std::string("`dynid izmp` stage 2: the IZMP and contact wrench per field-bus sample (an IzmpSeries).\n") +
        kSettingsDoc)
           .c_str());

@@ -25,6 +25,7 @@ struct IzmpArgs {
   std::optional<double> slope;
   std::optional<unsigned> inertial_noise;
   bool bus_mean = false, quiet = false;
+  double smoothing_ms = 0.0;
 };
 
 struct StudyArgs {
@@ -57,6 +58,7 @@ int run_izmp_command(const IzmpArgs& a) {
   o.settings.acd_rate_hz = a.acd_rate;
   o.settings.bus_rate_hz = a.bus_rate;
   o.settings.bus_period_mean = a.bus_mean;
+  o.settings.smoothing_window_s = 1e-3 * a.smoothing_ms;
   if (!a.ground_normal.empty() && a.slope) throw std::invalid_argument("give --ground-normal or --slope, not both");
   if (!a.ground_normal.empty()) o.settings.ground_normal_world = parse_vector(a.ground_normal);
   if (a.slope) {
@@ -118,6 +120,9 @@ void register_izmp(CLI::App& app, Action& action) {
                   "URDF whose inertias replace the model's (a simulated data set's truth.urdf)");
   cmd->add_flag("--bus-period-mean", args->bus_mean,
                 "Each bus packet carries the mean of the ACD-rate values over its period, not the last one");
+  cmd->add_option("--smoothing-ms", args->smoothing_ms,
+                  "Average every ACD-rate value over this window centred on the bus sample [ms] (real encoders: "
+                  "their gears' play; costs half the window of delay online)");
   cmd->add_option(
       "--inertial-noise", args->inertial_noise,
       "Add the study's white noise (seed SEED) to noise-free inertial sensors (docs/robust-inverse-dynamics.md)");

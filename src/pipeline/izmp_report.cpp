@@ -34,8 +34,29 @@ std::string izmp_report_html(const IzmpResult& result, const std::string& title)
       report.paragraph("Input warning: " + w.get<std::string>() + ".");
   ReportTable table{"Summary", {"key", "value"}, {}};
   for (const auto& [key, value] : result.summary.items())
-    if (key != "input_warnings") table.rows.push_back({key, json_text(value)});
+    if (key != "input_warnings" && key != "unexplained_residual") table.rows.push_back({key, json_text(value)});
   report.table(table);
+
+  report.heading("What the IZMP leaves unexplained");
+  const nlohmann::json& u = result.summary.value("unexplained_residual", nlohmann::json());
+  if (u.is_object()) {
+    report.paragraph(u["explanation"].get<std::string>() + " The ratio is " + u["basis"].get<std::string>() + ".");
+    ReportTable split{"The IZMP's RMS distance to the physical ZMP [mm], and what it would be with a perfect model",
+                      {"this model, recorded sensors", "sensors' part (against ideal signals)",
+                       "this model, ideal signals", "true model, ideal signals (the method's floor)", "ratio", "level"},
+                      {}};
+    split.rows.push_back(
+        {json_text(result.summary["physical_zmp_rms_mm"]), json_text(result.summary["sensors_zmp_rms_mm"]),
+         json_text(result.summary["ideal_signals_physical_zmp_rms_mm"]),
+         json_text(result.summary.value("true_model_ideal_signals_physical_zmp_rms_mm", nlohmann::json())),
+         json_text(u["noise_ratio"]), u["level"].get<std::string>()});
+    report.table(split);
+  } else {
+    report.paragraph(
+        "Nothing to compare with: the data set has no truth stream (the simulator's contact wrenches and ideal "
+        "signals). On a real robot, the force plates' centre of pressure under the stance foot is the physical ZMP "
+        "to compare the IZMP with.");
+  }
 
   for (int axis = 0; axis < 2; ++axis) {
     const std::string name = axis == 0 ? "x" : "y";

@@ -537,6 +537,16 @@ nlohmann::json static_summary_json(const Robot& robot, const std::string& data, 
                                                       {"applied", out.plate_clock->warning.empty()},
                                                       {"warning", out.plate_clock->warning}};
   }
+  // The streams' clocks against the markers', in the key every identification summary shares
+  // ({stream: {offset_s, drift_ppm}}): the poses are static, so only the validation's plates are read
+  // on another clock; their drift is not estimated over one short motion (0).
+  s["time_alignment"] = json::object();
+  if (out.plate_clock)
+    s["time_alignment"]["force_plates"] = {{"offset_s", out.plate_clock->clock.offset_s},
+                                           {"drift_ppm", out.plate_clock->clock.drift_ppm},
+                                           {"reference", "markers"},
+                                           {"data", options.validate},
+                                           {"applied", out.plate_clock->warning.empty()}};
   s["input_warnings"] = input_warnings(model, read_dataset_info(data));
   return s;
 }

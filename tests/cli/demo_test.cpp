@@ -141,6 +141,11 @@ TEST(CliDemo, PerturbRunsTheStageOnTheRealisticTestbed) {
   const double simulated = offsets["plates"].get<double>() - offsets["markers"].get<double>();
   EXPECT_GT(std::abs(simulated), 0.02);
   EXPECT_NEAR(clock["offset_s"].get<double>(), simulated, 2e-3) << clock.dump();
+  // The same clock under the key every identification summary shares.
+  const nlohmann::json& shared = id["time_alignment"]["force_plates"];
+  ASSERT_TRUE(shared.is_object()) << id["time_alignment"].dump();
+  EXPECT_EQ(shared["offset_s"].get<double>(), clock["offset_s"].get<double>());
+  EXPECT_EQ(shared["drift_ppm"].get<double>(), 0.0);
   std::smatch m;
   ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"(held-out GCOM error \[mm\]\s+([0-9.]+)\s+([0-9.]+))")))
       << r.out;

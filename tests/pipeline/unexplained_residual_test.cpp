@@ -29,5 +29,19 @@ TEST(UnexplainedResidual, RatioFromEachBasisAndTheLevels) {
   EXPECT_NE(far.explanation.find("--align-time"), std::string::npos);
 }
 
+// The IZMP's: the error against the root sum of squares of the sensors' part and the method's floor
+// (3 mm and 4 mm make 5 mm); without a truth.urdf the sensors' part alone; no noise at all: infinite.
+TEST(UnexplainedResidual, IzmpAgainstTheSensorsAndTheMethodsFloor) {
+  EXPECT_DOUBLE_EQ(assess_izmp_residual(10.0, 3.0, 4.0).noise_ratio, 2.0);
+  EXPECT_EQ(assess_izmp_residual(10.0, 3.0, 4.0).level, "above-sensor-noise");
+  EXPECT_DOUBLE_EQ(assess_izmp_residual(6.0, 3.0, std::nullopt).noise_ratio, 2.0);
+  EXPECT_NE(assess_izmp_residual(6.0, 3.0, std::nullopt).basis.find("no truth.urdf"), std::string::npos);
+  EXPECT_EQ(assess_izmp_residual(5.0, 3.0, 4.0).level, "at-sensor-noise");
+  const UnexplainedResidual far = assess_izmp_residual(60.0, 3.0, 4.0);
+  EXPECT_EQ(far.level, "far-above-sensor-noise");
+  EXPECT_NE(far.explanation.find("12.00 times"), std::string::npos) << far.explanation;
+  EXPECT_TRUE(std::isinf(assess_izmp_residual(0.1, 0.0, 0.0).noise_ratio));
+}
+
 }  // namespace
 }  // namespace dynid

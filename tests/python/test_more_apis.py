@@ -246,7 +246,8 @@ def walker_walk(tmp_path_factory):
 
 def test_izmp_gives_the_commands_output(walker_walk, tmp_path):
     data, truth = str(walker_walk), str(walker_walk / "truth.urdf")
-    for extra, kwargs in (([], {}), (["--method", "ir-md", "--slope", "2"], {"method": "ir-md", "slope": 2.0})):
+    for extra, kwargs in (([], {}), (["--method", "ir-md", "--slope", "2"], {"method": "ir-md", "slope": 2.0}),
+                          (["--smoothing-ms", "24"], {"smoothing_ms": 24.0})):
         cli = cli_json("izmp", "walker", data, "--inertia-from", truth, "--quiet", *extra, "--out", tmp_path / "cli")
         r = dynid.izmp("walker", data, inertia_from=truth, out=str(tmp_path / "py"), **kwargs)
         assert r.summary == cli
@@ -262,6 +263,9 @@ def test_izmp_gives_the_commands_output(walker_walk, tmp_path):
     d = np.linalg.norm(s["izmp_nif"][ground, :2] - s["physical_zmp_nif"][ground, :2], axis=1)
     assert 1e3 * np.sqrt(np.mean(d ** 2)) == pytest.approx(r.summary["physical_zmp_rms_mm"], rel=1e-9)
     assert len(r.reference["time"]) > 0
+    assert r.summary["smoothing_ms"] == 24.0 and r.summary["unexplained_residual"]["level"] == "at-sensor-noise"
+    with pytest.raises(ValueError, match="^smoothing_ms: "):
+        dynid.izmp("walker", data, smoothing_ms=-1.0)
     with pytest.raises(ValueError, match="^method: "):
         dynid.izmp("walker", data, method="zmp")
     with pytest.raises(ValueError, match="^ground_normal: "):

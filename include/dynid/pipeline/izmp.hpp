@@ -45,6 +45,11 @@ struct IzmpSettings {
   /// The actuator controllers and the IMU send the mean of their ACD-rate values over the bus
   /// period, centred on the bus sample (their anti-aliasing filter), rather than the last value.
   bool bus_period_mean = false;
+  /// Every ACD-rate value (the joints' difference quotients, the inertial sensors, the physical
+  /// reference's contact wrench) averaged over this window centred on the bus sample [s]; 0: off.
+  /// What a real robot's encoders need: a gear's play crossed in one ACD period is a jump whose second
+  /// difference is a spike of acceleration. Costs half the window of delay online.
+  double smoothing_window_s = 0.0;
   /// Study only: white noise added to gyro and accelerometers at the encoders' rate (IR-MD: to the
   /// base velocity, with the accelerometer's sigma, as the paper does), sigma = density * sqrt(rate)
   /// (sim/sensor_noise); read at the ACD rate through the filters above.
@@ -69,6 +74,7 @@ struct IzmpRecording {
   MatrixX base_velocity;      ///< truth: samples x 6 body twist
   MatrixX base_acceleration;  ///< truth: samples x 6 (d/dt of the body twist)
   MatrixX contact_wrench;     ///< truth: samples x 6, sum over contacts, world axes about the origin
+  MatrixX true_joints;        ///< truth: samples x (nv - 6) link-side joint positions, model order
   Vector3 gravity{0.0, 0.0, -9.81};
   int left_sole = -1, right_sole = -1;                       ///< model frame indices of the sole contacts
   std::vector<Eigen::Vector2d> left_polygon, right_polygon;  ///< sole polygons in their sole frames [m]
@@ -79,8 +85,9 @@ struct IzmpRecording {
 /// a missing stream or channel, streams on different clocks.
 IzmpRecording load_izmp_recording(const Robot& robot, const std::string& data_dir, const IzmpSettings& settings);
 
-/// The same recording with ideal signals from the truth stream: joints, gyro and accelerometers as
-/// noise-free sensors at the truth's state would read them (the paper's reference signals).
+/// The same recording with ideal signals from the truth stream: the joints' true (link-side)
+/// positions, gyro and accelerometers as noise-free sensors at the truth's state would read them
+/// (the paper's reference signals).
 /// Throws when the recording has no truth stream.
 IzmpRecording ideal_recording(const Robot& robot, const IzmpRecording& recording);
 
@@ -111,6 +118,11 @@ double izmp_relative_error(const IzmpSeries& series, const IzmpSeries& reference
 /// RMS distance [mm] between the IZMP and the physical ZMP in the NIF's plane, over the samples
 /// with ground contact (NaN without truth).
 double physical_zmp_rms_mm(const IzmpSeries& series);
+
+/// RMS distance [mm] in the NIF's plane between two IZMP series at their common time stamps, over
+/// the samples `series` has ground contact (NaN: none in common). The IZMP from the recorded
+/// sensors against the same method's from ideal signals: what the sensors put into it.
+double izmp_distance_rms_mm(const IzmpSeries& series, const IzmpSeries& reference);
 
 /// Share of single-support samples whose IZMP lies inside the stance sole's polygon (NaN: none).
 double inside_support_fraction(const IzmpSeries& series);

@@ -45,4 +45,12 @@ UnexplainedResidual assess_static_residual(double noise_ratio, double residual_r
 /// leave. `residual_v`, `noise_v` [V] for the sentence.
 UnexplainedResidual assess_actuator_residual(double residual_v, double noise_v);
 
+/// The IZMP's (paper 001, `dynid izmp`, simulated data sets): `noise_ratio` = the IZMP's RMS distance
+/// to the physical ZMP (`physical_mm`) over what a perfect model would leave: the root sum of squares
+/// of what the sensors put in (`sensors_mm`: its distance to the same method's IZMP from ideal
+/// signals) and what the method leaves with ideal signals and the true model (`floor_mm`, the data
+/// set's truth.urdf; without one, the sensors' part alone). All [mm]. Above the noise is the model's
+/// (its masses, COMs and inertias).
+UnexplainedResidual assess_izmp_residual(double physical_mm, double sensors_mm, std::optional<double> floor_mm);
+
 }  // namespace dynid
