@@ -152,6 +152,7 @@ py::dict series_dict(const IzmpSeries& s) {
   d["izmp_world"] = rows_of(s.izmp_world);
   d["wrench_nif"] = rows_of(s.wrench_nif);
   d["physical_zmp_nif"] = rows_of(s.physical_zmp_nif);
+  d["ft_zmp_nif"] = rows_of(s.ft_zmp_nif);
   d["support_box"] = rows_of(s.support_box);
   d["inside_support"] = s.inside_support;
   return d;
@@ -161,7 +162,8 @@ const char* kSeriesDoc = R"(dict of per field-bus sample arrays: time [s]; suppo
 "right"); izmp_nif (n x 3: x, y, plane height [m] in the normal-incident frame, NaN without normal
 force); izmp_world (n x 3 [m], NaN without a truth stream); wrench_nif (n x 6: contact force [N]
 and torque about the IZMP [N m], NIF axes); physical_zmp_nif (n x 3 [m], the simulator's contact
-wrenches' ZMP, NaN without truth); support_box (n x 4: stance soles' x min, x max, y min, y max in
+wrenches' ZMP, NaN without truth); ft_zmp_nif (n x 3 [m], the soles' F/T sensors' ZMP, NaN
+without them); support_box (n x 4: stance soles' x min, x max, y min, y max in
 the NIF [m]); inside_support (1 inside the stance polygon, 0 outside, -1 no stance).)";
 
 }  // namespace

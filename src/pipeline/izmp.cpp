@@ -169,6 +169,32 @@ IzmpRecording load_izmp_recording(const Robot& robot, const std::string& data_di
       rec.extra_acc.push_back(columns(imu, xyz(a.name + ".acc"), "accelerometer " + a.name));
     }
 
+  // The soles' F/T sensors: what a real robot compares its IZMP with (paper 001, sect. 1).
+  if (info.has_stream("ft")) {
+    const CsvStream ft = read_csv_stream(info.stream("ft").file);
+    std::vector<const ForceTorqueSensor*> sole_sensors;
+    for (const ContactSurface* sole : {&lc, &rc})
+      for (const ForceTorqueSensor& s : sidecar.ft_sensors)
+        if (s.link == sole->link && s.measures == WrenchMeasured::External) sole_sensors.push_back(&s);
+    try {
+      check_same_clock(enc, ft);
+    } catch (const std::exception& e) {
+      rec.ft_note = e.what();
+    }
+    if (sole_sensors.empty()) {
+      rec.ft_note = "no F/T sensor measuring the external wrench on a sole's link (sidecar ft_sensors)";
+    } else if (rec.ft_note.empty()) {
+      for (const ForceTorqueSensor* s : sole_sensors) {
+        rec.ft_frames.push_back(model.frame_index(s->name));
+        const std::string p = s->name + ".";
+        rec.ft_wrenches.push_back(
+            columns(ft, {p + "fx", p + "fy", p + "fz", p + "tx", p + "ty", p + "tz"}, "F/T sensor " + s->name));
+      }
+    }
+  } else {
+    rec.ft_note = "the data set has no ft stream";
+  }
+
   rec.support.assign(static_cast<std::size_t>(rec.time.size()), Support::None);
   for (const TimeSegment& seg : info.segments) {
     Support s = Support::None;
@@ -450,6 +476,19 @@ IzmpSeries evaluate_izmp(const Robot& robot, const IzmpRecording& rec, const Izm
       out.izmp_world.push_back(Vector3::Constant(kNaN));
       out.physical_zmp_nif.push_back(Vector3::Constant(kNaN));
     }
+    // The F/T sensors' wrenches through the same window, carried to the root and the NIF.
+    Vector3 ft_zmp = Vector3::Constant(kNaN);
+    if (!rec.ft_frames.empty()) {
+      Force sum = Force::Zero();
+      for (std::size_t s = 0; s < rec.ft_frames.size(); ++s) {
+        const Eigen::RowVectorXd reading = filtered(rec.ft_wrenches[s], k, kernels.acceleration);
+        const SE3 root_sensor(frame_rotation_in_root(model, mr, rec.ft_frames[s]),
+                              frame_position_in_root(model, mr, rec.ft_frames[s]));
+        sum += root_sensor.act(Force(reading.head<3>().transpose(), reading.tail<3>().transpose()));
+      }
+      ft_zmp = izmp_on_plane(Force(nif_R_root * sum.linear, nif_R_root * sum.angular), height, 1.0);
+    }
+    out.ft_zmp_nif.push_back(ft_zmp);
     // The stance soles' polygons in the NIF's plane.
     std::vector<Eigen::Vector2d> stance;
     auto add_polygon = [&](const std::vector<Eigen::Vector2d>& polygon, const Vector3& p, const Matrix3& R) {
@@ -508,18 +547,28 @@ double izmp_relative_error(const IzmpSeries& series, const IzmpSeries& reference
   return count > 0 ? 100.0 * sum / static_cast<double>(count) : kNaN;
 }
 
-double physical_zmp_rms_mm(const IzmpSeries& series) {
+namespace {
+
+/// RMS distance [mm] in the NIF's plane between the IZMP and another point per sample, over the
+/// samples with ground contact (NaN: none finite).
+double rms_distance_to_mm(const IzmpSeries& series, const std::vector<Vector3>& other) {
   double sum = 0.0;
   long count = 0;
   for (std::size_t i = 0; i < series.time.size(); ++i) {
     if (series.support[i] == Support::None) continue;
-    const Eigen::Vector2d d = series.izmp_nif[i].head<2>() - series.physical_zmp_nif[i].head<2>();
+    const Eigen::Vector2d d = series.izmp_nif[i].head<2>() - other[i].head<2>();
     if (!d.allFinite()) continue;
     sum += d.squaredNorm();
     ++count;
   }
   return count > 0 ? 1000.0 * std::sqrt(sum / static_cast<double>(count)) : kNaN;
 }
+
+}  // namespace
+
+double physical_zmp_rms_mm(const IzmpSeries& series) { return rms_distance_to_mm(series, series.physical_zmp_nif); }
+
+double ft_zmp_rms_mm(const IzmpSeries& series) { return rms_distance_to_mm(series, series.ft_zmp_nif); }
 
 double izmp_distance_rms_mm(const IzmpSeries& series, const IzmpSeries& reference) {
   double sum = 0.0;
@@ -579,6 +628,9 @@ IzmpResult run_izmp(const IzmpOptions& options) {
   summary["samples"] = result.series.time.size();
   summary["inside_support_fraction"] = inside_support_fraction(result.series);
   summary["input_warnings"] = input_warnings(robot.model, read_dataset_info(options.data));
+  // The soles' F/T sensors: the IZMP against the ZMP they measure (a real robot's check).
+  summary["ft_zmp_rms_mm"] = rec.ft_frames.empty() ? nlohmann::json() : nlohmann::json(ft_zmp_rms_mm(result.series));
+  if (rec.ft_frames.empty()) summary["ft_zmp_note"] = rec.ft_note;
   if (rec.has_truth) {
     // The paper's reference: the same method with ideal signals, ACD = bus = 500 Hz.
     IzmpSettings ref = s;
@@ -592,6 +644,12 @@ IzmpResult run_izmp(const IzmpOptions& options) {
     summary["relative_error_percent"] = izmp_relative_error(result.series, result.reference);
     summary["relative_error_percent_all_single_support"] = izmp_relative_error(result.series, result.reference, 0.0);
     summary["physical_zmp_rms_mm"] = physical_zmp_rms_mm(result.series);
+    if (!rec.ft_frames.empty()) {
+      // How far the F/T sensors' ZMP itself is from the physical one (the soles below the sensors).
+      IzmpSeries ft_as_izmp = result.series;
+      ft_as_izmp.izmp_nif = result.series.ft_zmp_nif;
+      summary["ft_zmp_physical_rms_mm"] = physical_zmp_rms_mm(ft_as_izmp);
+    }
     summary["reference_physical_zmp_rms_mm"] = physical_zmp_rms_mm(result.reference);
     // What the IZMP leaves unexplained: its error against the physical ZMP against what the sensors
     // put in (the same method on ideal signals) and what the method leaves with ideal signals and
@@ -639,7 +697,7 @@ std::string izmp_csv(const IzmpSeries& s, const IzmpSeries& reference) {
   std::ostringstream out;
   out << "time,support,izmp_nif_x,izmp_nif_y,plane_height_nif,izmp_world_x,izmp_world_y,izmp_world_z,fx,fy,fz,tx,ty,tz,"
          "physical_zmp_nif_x,physical_zmp_nif_y,inside_support,reference_izmp_nif_x,reference_izmp_nif_y,"
-         "support_x_min,support_x_max,support_y_min,support_y_max\n";
+         "support_x_min,support_x_max,support_y_min,support_y_max,ft_zmp_nif_x,ft_zmp_nif_y\n";
   auto num = [](double v) {
     if (!std::isfinite(v)) return std::string();
     char buf[32];
@@ -659,6 +717,7 @@ std::string izmp_csv(const IzmpSeries& s, const IzmpSeries& reference) {
     out << ',' << (common ? num(reference.izmp_nif[j].x()) : "") << ','
         << (common ? num(reference.izmp_nif[j].y()) : "");
     for (int c = 0; c < 4; ++c) out << ',' << num(s.support_box[i][c]);
+    out << ',' << num(s.ft_zmp_nif[i].x()) << ',' << num(s.ft_zmp_nif[i].y());
     out << '\n';
   }
   return out.str();

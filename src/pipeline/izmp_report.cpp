@@ -51,29 +51,38 @@ std::string izmp_report_html(const IzmpResult& result, const std::string& title)
          json_text(result.summary.value("true_model_ideal_signals_physical_zmp_rms_mm", nlohmann::json())),
          json_text(u["noise_ratio"]), u["level"].get<std::string>()});
     report.table(split);
+  } else if (result.summary["ft_zmp_rms_mm"].is_number()) {
+    report.paragraph("No truth stream to split the error with. The soles' F/T sensors measure the ZMP: the IZMP is " +
+                     json_text(result.summary["ft_zmp_rms_mm"]) +
+                     " mm RMS from it (plotted above); that distance holds the sensors' errors, the model's and the "
+                     "F/T sensors' own.");
   } else {
     report.paragraph(
         "Nothing to compare with: the data set has no truth stream (the simulator's contact wrenches and ideal "
-        "signals). On a real robot, the force plates' centre of pressure under the stance foot is the physical ZMP "
-        "to compare the IZMP with.");
+        "signals) and no F/T sensors under the soles (" +
+        json_text(result.summary.value("ft_zmp_note", nlohmann::json())) + ").");
   }
 
   for (int axis = 0; axis < 2; ++axis) {
     const std::string name = axis == 0 ? "x" : "y";
     LinePlot plot{"IZMP " + name + " in the NIF", "time [s]", name + " [m]", {}};
-    PlotSeries izmp{"IZMP (" + json_text(result.summary["method"]) + ")", {}, {}}, physical{"physical ZMP", {}, {}};
+    PlotSeries izmp{"IZMP (" + json_text(result.summary["method"]) + ")", {}, {}}, physical{"physical ZMP", {}, {}},
+        ft{"F/T sensors' ZMP", {}, {}};
     PlotSeries lo{"stance soles " + name + " min", {}, {}}, hi{"stance soles " + name + " max", {}, {}};
     for (std::size_t i = 0; i < s.time.size(); ++i) {
       izmp.x.push_back(s.time[i]);
       izmp.y.push_back(s.izmp_nif[i][axis]);
       physical.x.push_back(s.time[i]);
       physical.y.push_back(s.physical_zmp_nif[i][axis]);
+      ft.x.push_back(s.time[i]);
+      ft.y.push_back(s.ft_zmp_nif[i][axis]);
       lo.x.push_back(s.time[i]);
       lo.y.push_back(s.support_box[i][2 * axis]);
       hi.x.push_back(s.time[i]);
       hi.y.push_back(s.support_box[i][2 * axis + 1]);
     }
     plot.series = {izmp, physical, lo, hi};
+    if (result.summary["ft_zmp_rms_mm"].is_number()) plot.series.push_back(ft);
     report.plot(plot);
   }
 

@@ -215,7 +215,7 @@ TEST(CliDemo, RealisticInertialStageIsNowhereFartherFromTheTruthThanCad) {
   const std::string out =
       std::filesystem::temp_directory_path() / ("dynid_demo_realistic_" + std::to_string(::getpid()));
   std::filesystem::remove_all(out);
-  const Result r = run("demo --stage inertial --quiet --out " + out);
+  const Result r = run("demo --stage inertial --out " + out);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("held at CAD's values: "), std::string::npos) << r.out;
   std::ifstream id_file(out + "/kid_inertial/summary.json");
@@ -260,6 +260,26 @@ TEST(CliDemo, RealisticInertialStageIsNowhereFartherFromTheTruthThanCad) {
   const nlohmann::json& force = id["validation"]["wrench_rms"];
   EXPECT_NEAR(force["identified"].get<double>(), force["truth"].get<double>(), 0.1 * force["truth"].get<double>())
       << force.dump();
+
+  // Issue 19: the total mass from the walk alone, the robot not weighed: the command the demo printed
+  // without --ft-calibration --total-mass. Within 1.5 % of the truth (paper 003: 7.93 for 8.0 kg);
+  // measured 7.932 kg, -0.85 %: the F/T sensors' gains, uncalibrated, scale the whole model.
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.err, m, std::regex(R"(identify inertial kid_humanoid (.*) -> (\S+))"))) << r.err;
+  std::string command = m[1];
+  const std::string weighed = " --ft-calibration --total-mass 8.000";
+  const std::size_t at = command.find(weighed);
+  ASSERT_NE(at, std::string::npos) << command;
+  command.erase(at, weighed.size());
+  const Result unweighed = run("identify inertial kid_humanoid " + command + " --truth " + out +
+                               "/kid_walk/truth.urdf --quiet --out " + out + "/unweighed");
+  ASSERT_EQ(unweighed.code, 0) << unweighed.err;
+  std::ifstream unweighed_file(out + "/unweighed/summary.json");
+  const nlohmann::json u = nlohmann::json::parse(unweighed_file);
+  EXPECT_FALSE(u.contains("total_mass_weighed"));
+  const double true_mass = u["truth_total_mass"].get<double>();
+  EXPECT_NEAR(u["total_mass"].get<double>(), true_mass, 0.015 * true_mass) << u["total_mass"];
+  EXPECT_GT(std::abs(u["total_mass"].get<double>() - u["nominal_total_mass"].get<double>()), 0.1 * true_mass);
   std::filesystem::remove_all(out);
 }
 

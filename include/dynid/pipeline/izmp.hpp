@@ -76,6 +76,13 @@ struct IzmpRecording {
   MatrixX contact_wrench;     ///< truth: samples x 6, sum over contacts, world axes about the origin
   MatrixX true_joints;        ///< truth: samples x (nv - 6) link-side joint positions, model order
   Vector3 gravity{0.0, 0.0, -9.81};
+  /// The soles' F/T sensors (sidecar `ft_sensors:` measuring the external wrench on a sole's link),
+  /// read from ft.csv when it is on the encoders' clock: model frame indices and, per sensor,
+  /// samples x 6 [force; torque] in the sensor frame about its origin. Empty otherwise, and
+  /// `ft_note` says why.
+  std::vector<int> ft_frames;
+  std::vector<MatrixX> ft_wrenches;
+  std::string ft_note;
   int left_sole = -1, right_sole = -1;                       ///< model frame indices of the sole contacts
   std::vector<Eigen::Vector2d> left_polygon, right_polygon;  ///< sole polygons in their sole frames [m]
 };
@@ -99,6 +106,8 @@ struct IzmpSeries {
   std::vector<Vector3> izmp_world;        ///< world [m] (NaN without a truth stream)
   std::vector<Vector6> wrench_nif;        ///< contact wrench [force; torque about P], NIF axes
   std::vector<Vector3> physical_zmp_nif;  ///< ZMP of the simulator's contact wrenches, same plane (NaN without truth)
+  /// ZMP of the soles' F/T sensors' wrenches, same plane: what a real robot measures (NaN without them)
+  std::vector<Vector3> ft_zmp_nif;
   std::vector<Eigen::Vector4d> support_box;  ///< stance soles' extent in the NIF: x min, x max, y min, y max
   std::vector<int>
       inside_support;  ///< 1 IZMP inside the stance polygon (or within 1 mm of its edge), 0 outside, -1 no stance
@@ -123,6 +132,10 @@ double physical_zmp_rms_mm(const IzmpSeries& series);
 /// the samples `series` has ground contact (NaN: none in common). The IZMP from the recorded
 /// sensors against the same method's from ideal signals: what the sensors put into it.
 double izmp_distance_rms_mm(const IzmpSeries& series, const IzmpSeries& reference);
+
+/// RMS distance [mm] between the IZMP and the soles' F/T sensors' ZMP in the NIF's plane, over the
+/// samples with ground contact (NaN without F/T sensors).
+double ft_zmp_rms_mm(const IzmpSeries& series);
 
 /// Share of single-support samples whose IZMP lies inside the stance sole's polygon (NaN: none).
 double inside_support_fraction(const IzmpSeries& series);
